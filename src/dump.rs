@@ -1,0 +1,155 @@
+//! `ncu-lint dump`: the imported model as JSON (stable) or text.
+//!
+//! The JSON shape: `{"kernels": [{"id", "name", "device", "cc", "block",
+//! "grid", "metrics": {"<name>": {"value", "unit", "raw", ...}}, "source":
+//! {"lines": N, ...} | null, ...}], "files": [{"path", "form"}], ...}`.
+
+use std::fmt::Write as _;
+
+use serde_json::{json, Map, Value as Json};
+
+use crate::model::{Kernel, Metric, Origin, Report};
+use crate::value::Value;
+
+/// The report as the stable JSON document.
+pub fn to_json(report: &Report) -> Json {
+    json!({
+        "kernels": report.kernels.iter().map(kernel_json).collect::<Vec<_>>(),
+        "files": report.files,
+        "session": report.session,
+        "source_files": report.source_files.iter().map(|f| json!({"path": f.path, "lines": f.lines.len()})).collect::<Vec<_>>(),
+        "unattached": report.unattached,
+        "warnings": report.warnings,
+    })
+}
+
+fn kernel_json(kernel: &Kernel) -> Json {
+    let launch = &kernel.launch;
+    let mut out = Map::new();
+    out.insert("id".into(), json!(kernel.id));
+    out.insert("name".into(), json!(kernel.name));
+    out.insert("device".into(), json!(launch.device));
+    out.insert("cc".into(), json!(launch.cc));
+    out.insert("block".into(), json!(launch.block));
+    out.insert("grid".into(), json!(launch.grid));
+    out.insert(
+        "process".into(),
+        json!({"id": launch.process_id, "name": launch.process_name, "host": launch.host}),
+    );
+    out.insert("context".into(), json!(launch.context));
+    out.insert("stream".into(), json!(launch.stream));
+    if let Some(time) = &launch.kernel_time {
+        out.insert("kernel_time".into(), json!(time));
+    }
+    if !launch.nvtx.is_empty() {
+        out.insert("nvtx".into(), json!(launch.nvtx));
+    }
+    if let Some(n) = kernel.invocations {
+        out.insert("invocations".into(), json!(n));
+    }
+    let metrics: Map<String, Json> = kernel
+        .metrics
+        .iter()
+        .map(|(key, metric)| (key.clone(), metric_json(metric)))
+        .collect();
+    out.insert("metrics".into(), Json::Object(metrics));
+    if !kernel.ncu_rules.is_empty() {
+        out.insert("ncu_rules".into(), json!(kernel.ncu_rules));
+    }
+    out.insert(
+        "source".into(),
+        kernel.source.as_ref().map_or(Json::Null, |s| {
+            json!({
+                "file": s.file,
+                "function": s.function,
+                "lines": s.lines.len(),
+                "instructions": s.instructions.len(),
+                "columns": s.columns,
+            })
+        }),
+    );
+    out.insert("origin".into(), origin_json(kernel.origin));
+    Json::Object(out)
+}
+
+fn metric_json(metric: &Metric) -> Json {
+    let mut out = Map::new();
+    out.insert("value".into(), json!(metric.value));
+    out.insert("unit".into(), json!(metric.unit));
+    out.insert("raw".into(), json!(metric.raw));
+    if metric.raw_unit != metric.unit {
+        out.insert("raw_unit".into(), json!(metric.raw_unit));
+    }
+    if let Some(label) = &metric.label {
+        out.insert("label".into(), json!(label));
+    }
+    out.insert("origin".into(), origin_json(metric.origin));
+    Json::Object(out)
+}
+
+fn origin_json(origin: Origin) -> Json {
+    json!({"file": origin.file, "line": origin.line, "column": origin.column})
+}
+
+/// The report as text for reading in a terminal.
+pub fn to_text(report: &Report) -> String {
+    let mut out = String::new();
+    for (i, file) in report.files.iter().enumerate() {
+        let _ = writeln!(out, "file {i}: {} ({})", file.path, file.form.name());
+        for message in &file.messages {
+            let _ = writeln!(out, "  line {}: {}", message.line, message.text);
+        }
+    }
+    for kernel in &report.kernels {
+        let id = kernel.id.map_or_else(|| "-".to_owned(), |id| id.to_string());
+        let _ = writeln!(out, "\nkernel {id}: {}", kernel.name);
+        let launch = &kernel.launch;
+        let dims = |d: Option<[u64; 3]>| d.map_or("?".to_owned(), |[x, y, z]| format!("({x}, {y}, {z})"));
+        let _ = writeln!(
+            out,
+            "  block {} grid {} device {} cc {}",
+            dims(launch.block),
+            dims(launch.grid),
+            launch.device.map_or("?".to_owned(), |d| d.to_string()),
+            launch.cc.as_deref().unwrap_or("?")
+        );
+        if let Some(source) = &kernel.source {
+            let _ = writeln!(
+                out,
+                "  source: {} CUDA lines, {} instructions{}",
+                source.lines.len(),
+                source.instructions.len(),
+                source.file.as_deref().map(|f| format!(" in {f}")).unwrap_or_default()
+            );
+        }
+        let _ = writeln!(out, "  {} metrics, {} ncu rule results", kernel.metrics.len(), kernel.ncu_rules.len());
+        for (key, metric) in &kernel.metrics {
+            let _ = writeln!(out, "    {key} = {}", value_text(&metric.value, &metric.unit));
+        }
+    }
+    for block in &report.unattached {
+        let _ = writeln!(
+            out,
+            "\nunattached source block `{}` (file {}, line {}): {}",
+            block.function, block.origin.file, block.origin.line, block.reason
+        );
+    }
+    for warning in &report.warnings {
+        let _ = writeln!(
+            out,
+            "\nwarning: {} (file {}, line {}, {} time(s))",
+            warning.message, warning.origin.file, warning.origin.line, warning.count
+        );
+    }
+    out
+}
+
+fn value_text(value: &Value, unit: &str) -> String {
+    let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
+    match value {
+        Value::Number(n) => format!("{n}{unit}"),
+        Value::Instances(v) => format!("{v:?}{unit}"),
+        Value::Text(t) => format!("{t:?}"),
+        Value::Missing => "(no data)".to_owned(),
+    }
+}

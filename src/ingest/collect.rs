@@ -1,0 +1,109 @@
+//! What one export file yields before files are merged: its results by ID,
+//! its source blocks, session attributes, profiler messages and warnings.
+
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+
+use crate::model::{
+    Form, ImportWarning, Kernel, Launch, Metric, Origin, ProfilerMessage, SourceFile, SourceView,
+};
+use crate::value::{normalize_unit, parse_value, Value};
+
+/// The contents of one file.
+#[derive(Debug, Default)]
+pub struct FileImport {
+    /// The path as given.
+    pub path: String,
+    /// Index of this file in the report's file list.
+    pub file: usize,
+    /// Forms found, in order of first appearance.
+    pub forms: Vec<Form>,
+    /// Results, in order of first appearance.
+    pub kernels: Vec<Kernel>,
+    by_id: HashMap<u64, usize>,
+    /// Source-page blocks, not yet tied to results.
+    pub blocks: Vec<SourceView>,
+    /// Session page attributes.
+    pub session: IndexMap<String, String>,
+    /// Whole-file source listings.
+    pub source_files: Vec<SourceFile>,
+    /// Profiler lines found among the rows.
+    pub messages: Vec<ProfilerMessage>,
+    /// Problems that did not stop the import, grouped by message.
+    pub warnings: Vec<ImportWarning>,
+    warning_index: HashMap<String, usize>,
+}
+
+impl FileImport {
+    /// An empty import of `path`, the `file`-th input.
+    pub fn new(path: &str, file: usize) -> Self {
+        FileImport {
+            path: path.to_owned(),
+            file,
+            ..FileImport::default()
+        }
+    }
+
+    /// Records that a table of `form` was found.
+    pub fn saw(&mut self, form: Form) {
+        if !self.forms.contains(&form) {
+            self.forms.push(form);
+        }
+    }
+
+    /// The result with `id`, created from this row's identity when new.
+    pub fn result(&mut self, id: u64, name: &str, launch: impl FnOnce() -> Launch, origin: Origin) -> &mut Kernel {
+        let index = *self.by_id.entry(id).or_insert_with(|| {
+            self.kernels.push(Kernel {
+                id: Some(id),
+                name: name.to_owned(),
+                launch: launch(),
+                origin,
+                ..Kernel::default()
+            });
+            self.kernels.len() - 1
+        });
+        &mut self.kernels[index]
+    }
+
+    /// The result with `id`, if seen.
+    pub fn kernel_mut(&mut self, id: u64) -> Option<&mut Kernel> {
+        self.by_id.get(&id).map(|&i| &mut self.kernels[i])
+    }
+
+    /// Adds a warning, or counts one more of the same message.
+    pub fn warn(&mut self, message: String, origin: Origin) {
+        if let Some(&i) = self.warning_index.get(&message) {
+            self.warnings[i].count += 1;
+            return;
+        }
+        self.warning_index.insert(message.clone(), self.warnings.len());
+        self.warnings.push(ImportWarning {
+            message,
+            origin,
+            count: 1,
+        });
+    }
+
+    /// Parses a cell into a [`Metric`] in base units. A non-finite number is
+    /// kept as missing, with a warning naming the metric.
+    pub fn metric(&mut self, key: &str, raw: &str, raw_unit: &str, label: Option<&str>, origin: Origin) -> Metric {
+        let unit = normalize_unit(raw_unit);
+        let value = match parse_value(raw) {
+            Ok(v) => v.scaled(unit.factor),
+            Err(e) => {
+                self.warn(format!("`{key}`: {e}; treated as missing"), origin);
+                Value::Missing
+            }
+        };
+        Metric {
+            value,
+            unit: unit.unit,
+            raw: raw.to_owned(),
+            raw_unit: raw_unit.to_owned(),
+            label: label.map(str::to_owned),
+            origin,
+        }
+    }
+}

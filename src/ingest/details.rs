@@ -1,0 +1,201 @@
+//! The details page (`ncu --csv`, the default) and `--metrics` selections:
+//! one row per metric, or per rule result, of one profile result.
+//!
+//! Metric rows are often shorter than the header (ragged: a trailing comma
+//! and no rule cells); missing cells read as empty.
+
+use std::io::BufRead;
+
+use super::collect::FileImport;
+use super::error::IngestError;
+use super::labels::{is_metric_name, metric_name, split_label_name};
+use super::launch::LaunchColumns;
+use super::records::Records;
+use crate::model::{label_key, NcuRule, Origin};
+use crate::value::parse_number;
+
+/// Column positions of one details header.
+#[derive(Debug)]
+pub struct DetailsTable {
+    launch: LaunchColumns,
+    section: Option<usize>,
+    body: Option<usize>,
+    name: usize,
+    unit: Option<usize>,
+    value: usize,
+    rule_name: Option<usize>,
+    rule_type: Option<usize>,
+    rule_description: Option<usize>,
+    speedup_type: Option<usize>,
+    speedup: Option<usize>,
+    /// Fewest fields a metric row has (through "Metric Value").
+    min_fields: usize,
+    /// A section table (`--print-details all`) being read: its header, the
+    /// section and result it belongs to.
+    section_table: Option<SectionTable>,
+    /// The last metric row's result and section, which a section table follows.
+    last: Option<(u64, String)>,
+}
+
+/// A table that `--print-details all` prints inside a section, between rows.
+#[derive(Debug)]
+struct SectionTable {
+    header: Vec<String>,
+    id: u64,
+    section: String,
+}
+
+impl DetailsTable {
+    /// Whether `header` is a details header (it has "Metric Value").
+    pub fn matches(header: &[String]) -> bool {
+        header.first().map(String::as_str) == Some("ID") && header.iter().any(|h| h == "Metric Value")
+    }
+
+    /// The table for `header`, which [`Self::matches`].
+    pub fn new(header: &[String]) -> Self {
+        let find = |name: &str| header.iter().position(|h| h == name);
+        DetailsTable {
+            launch: LaunchColumns::from_header(header),
+            section: find("Section Name"),
+            body: find("Body Item Label"),
+            name: find("Metric Name").unwrap_or(usize::MAX),
+            unit: find("Metric Unit"),
+            value: find("Metric Value").unwrap_or(usize::MAX),
+            rule_name: find("Rule Name"),
+            rule_type: find("Rule Type"),
+            rule_description: find("Rule Description"),
+            speedup_type: find("Estimated Speedup Type"),
+            speedup: find("Estimated Speedup"),
+            min_fields: find("Metric Value").map_or(usize::MAX, |i| i + 1),
+            section_table: None,
+            last: None,
+        }
+    }
+
+    /// Reads one row into its result.
+    pub fn row<R: BufRead>(&mut self, rec: &Records<R>, out: &mut FileImport) -> Result<(), IngestError> {
+        if rec.field_count() < self.min_fields && !self.is_rule_row(rec) {
+            self.section_table_row(rec, out);
+            return Ok(());
+        }
+        self.section_table = None;
+        let Some(id) = self.launch.read_id(rec)? else {
+            return Ok(());
+        };
+        let cell = |col: Option<usize>| col.map_or("", |i| rec.field(i));
+        let origin = |col: usize| Origin {
+            file: out.file,
+            line: rec.line(),
+            column: rec.column(col),
+        };
+        let row_origin = origin(0);
+        let section = cell(self.section);
+        let rule_name = cell(self.rule_name);
+        if !rule_name.is_empty() {
+            let rule = NcuRule {
+                section: section.to_owned(),
+                name: rule_name.to_owned(),
+                kind: cell(self.rule_type).to_owned(),
+                description: cell(self.rule_description).to_owned(),
+                speedup_type: Some(cell(self.speedup_type)).filter(|s| !s.is_empty()).map(str::to_owned),
+                speedup: parse_number(cell(self.speedup).trim()).and_then(Result::ok),
+                origin: row_origin,
+            };
+            let kernel = out.result(id, self.launch.name(rec), || self.launch.read(rec), row_origin);
+            kernel.ncu_rules.push(rule);
+            return Ok(());
+        }
+        let printed = rec.field(self.name);
+        if printed.is_empty() {
+            return Ok(());
+        }
+        let body = cell(self.body);
+        let (key, label) = resolve_key(section, body, printed);
+        self.last = Some((id, section.to_owned()));
+        let metric = out.metric(&key, rec.field(self.value), cell(self.unit), label, origin(self.value));
+        let kernel = out.result(id, self.launch.name(rec), || self.launch.read(rec), row_origin);
+        kernel.metrics.entry(key).or_insert(metric);
+        Ok(())
+    }
+}
+
+impl DetailsTable {
+    /// Rule rows are as long as the header; shorter rows are metric rows
+    /// (ragged) or section-table rows.
+    fn is_rule_row<R: BufRead>(&self, rec: &Records<R>) -> bool {
+        self.rule_name.is_some_and(|i| i < rec.field_count() && !rec.field(i).is_empty())
+    }
+
+    /// A row shorter than any metric row: a section table's header, or its
+    /// data, stored as `Section: Column` metrics of the result it follows.
+    fn section_table_row<R: BufRead>(&mut self, rec: &Records<R>, out: &mut FileImport) {
+        let Some(table) = &self.section_table else {
+            if let Some((id, section)) = self.last.clone() {
+                self.section_table = Some(SectionTable {
+                    header: rec.fields(),
+                    id,
+                    section,
+                });
+            }
+            return;
+        };
+        let mut metrics = Vec::new();
+        for (i, column) in table.header.iter().enumerate() {
+            let key = label_key(&table.section, "", column);
+            let origin = Origin {
+                file: out.file,
+                line: rec.line(),
+                column: rec.column(i),
+            };
+            metrics.push((key.clone(), out.metric(&key, rec.field(i), "", Some(column), origin)));
+        }
+        if let Some(kernel) = out.kernel_mut(table.id) {
+            for (key, metric) in metrics {
+                kernel.metrics.entry(key).or_insert(metric);
+            }
+        }
+    }
+}
+
+/// The metric key of a details row and its label, if it printed one.
+fn resolve_key<'a>(section: &str, body: &str, printed: &'a str) -> (String, Option<&'a str>) {
+    if let Some((label, name)) = split_label_name(printed) {
+        return (name.to_owned(), Some(label));
+    }
+    if is_metric_name(printed) {
+        return (printed.to_owned(), None);
+    }
+    match metric_name(section, printed) {
+        Some(name) => (name.to_owned(), Some(printed)),
+        None => (label_key(section, body, printed), Some(printed)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_prefer_names() {
+        assert_eq!(
+            resolve_key("Memory Workload Analysis", "", "Local Memory Spilling Requests"),
+            ("derived__local_spilling_requests".into(), Some("Local Memory Spilling Requests"))
+        );
+        assert_eq!(
+            resolve_key("x", "", "Local Memory Spilling Requests (derived__local_spilling_requests)"),
+            ("derived__local_spilling_requests".into(), Some("Local Memory Spilling Requests"))
+        );
+        assert_eq!(
+            resolve_key("Command line profiler metrics", "", "dram__bytes.sum"),
+            ("dram__bytes.sum".into(), None)
+        );
+        assert_eq!(
+            resolve_key("GPU Speed Of Light", "", "SOL FB"),
+            ("GPU Speed Of Light: SOL FB".into(), Some("SOL FB"))
+        );
+        assert_eq!(
+            resolve_key("Compute Workload Analysis", "Pipe Utilization (% of elapsed cycles)", "FMA"),
+            ("Compute Workload Analysis: Pipe Utilization (% of elapsed cycles): FMA".into(), Some("FMA"))
+        );
+    }
+}

@@ -1,0 +1,83 @@
+//! Opening an export: plain text, xz-compressed, or standard input (`-`),
+//! with what the bytes look like checked before any CSV is parsed.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::Path;
+
+use super::error::IngestError;
+
+const XZ_MAGIC: &[u8] = &[0xFD, b'7', b'z', b'X', b'Z', 0x00];
+const BUFFER: usize = 1 << 16;
+
+/// Opens `path` for streaming. An xz stream is decompressed on the fly
+/// (detected by its magic bytes, not the file name); UTF-16 and binary data
+/// are refused with a message that says what the file looks like.
+pub fn open(path: &str) -> Result<Box<dyn BufRead + Send>, IngestError> {
+    let io_err = |source| IngestError::Io {
+        path: path.to_owned(),
+        source,
+    };
+    let raw: Box<dyn Read + Send> = if path == "-" {
+        Box::new(io::stdin())
+    } else {
+        Box::new(File::open(Path::new(path)).map_err(io_err)?)
+    };
+    let mut reader: Box<dyn BufRead + Send> = Box::new(BufReader::with_capacity(BUFFER, raw));
+    if reader.fill_buf().map_err(io_err)?.starts_with(XZ_MAGIC) {
+        reader = Box::new(BufReader::with_capacity(
+            BUFFER,
+            xz2::read::XzDecoder::new_multi_decoder(reader),
+        ));
+    }
+    let head = reader.fill_buf().map_err(io_err)?;
+    if let Some(what) = describe_non_text(head) {
+        return Err(IngestError::Encoding {
+            path: path.to_owned(),
+            what,
+            line: 1,
+            column: 1,
+        });
+    }
+    Ok(reader)
+}
+
+/// What the start of a file looks like, when it is not UTF-8 text.
+fn describe_non_text(head: &[u8]) -> Option<String> {
+    if head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]) {
+        return Some(
+            "the file is UTF-16 text (it starts with a UTF-16 byte-order mark), not UTF-8".into(),
+        );
+    }
+    let nul = head.iter().filter(|&&b| b == 0).count();
+    if nul > 0 {
+        let alternating = head.iter().skip(1).step_by(2).filter(|&&b| b == 0).count();
+        return Some(if alternating * 2 >= head.len() / 2 && alternating == nul {
+            "the file looks like UTF-16 text without a byte-order mark, not UTF-8".into()
+        } else {
+            format!(
+                "the file holds binary data ({nul} NUL bytes in its first {} bytes), not a CSV export",
+                head.len()
+            )
+        });
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf16_and_binary_are_named() {
+        let utf16: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("\"ID\"".bytes().flat_map(|b| [b, 0]))
+            .collect();
+        assert!(describe_non_text(&utf16).unwrap().contains("UTF-16"));
+        let no_bom: Vec<u8> = "\"ID\",\"x\"".bytes().flat_map(|b| [b, 0]).collect();
+        assert!(describe_non_text(&no_bom).unwrap().contains("without a byte-order mark"));
+        assert!(describe_non_text(&[0x7f, b'E', b'L', b'F', 0, 0, 1, 2]).unwrap().contains("binary"));
+        assert_eq!(describe_non_text(b"\"ID\",\"Process ID\""), None);
+    }
+}

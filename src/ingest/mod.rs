@@ -1,0 +1,192 @@
+//! Import of `ncu --csv` exports, every form, into one [`Report`].
+//!
+//! Each file is read as a stream of lines. CSV rows are told from program
+//! output and profiler lines by their leading quote; each table's form is
+//! detected from its header (never from the file name); files of one report
+//! merge by result ID, and source-page blocks are tied to results by order
+//! and normalised name.
+//!
+//! ```no_run
+//! let report = ncu_lint::ingest::import(&["raw.csv".into(), "source.csv".into()]).unwrap();
+//! println!("{} kernels", report.kernels.len());
+//! ```
+
+mod collect;
+mod details;
+mod error;
+mod input;
+mod labels;
+mod launch;
+mod merge;
+mod raw;
+mod records;
+mod session;
+mod source;
+mod summary;
+
+use std::io::BufRead;
+
+pub use collect::FileImport;
+pub use error::{IngestError, Snippet};
+pub use labels::{is_metric_name, metric_name};
+pub use merge::normalize_kernel_name;
+pub use records::MAX_RECORD_BYTES;
+
+use crate::model::{Form, ProfilerMessage, Report};
+use details::DetailsTable;
+use raw::RawTable;
+use records::Records;
+use session::SessionTable;
+use source::SourceParser;
+use summary::SummaryTable;
+
+/// Imports `paths` (exports of one report) into one model.
+pub fn import(paths: &[String]) -> Result<Report, IngestError> {
+    let imports = paths
+        .iter()
+        .enumerate()
+        .map(|(i, path)| import_file(path, i))
+        .collect::<Result<Vec<_>, _>>()?;
+    merge::merge(imports)
+}
+
+/// The table being read.
+enum Table {
+    None,
+    Details(DetailsTable),
+    Raw(RawTable),
+    Summary(SummaryTable),
+    Session(SessionTable),
+    Source(SourceParser),
+}
+
+impl Table {
+    /// Whether rows of this table may hold quoted fields that span lines.
+    fn joins_lines(&self) -> bool {
+        matches!(self, Table::Details(_) | Table::Raw(_) | Table::Summary(_))
+    }
+
+    fn finish(&mut self, out: &mut FileImport) {
+        if let Table::Source(parser) = self {
+            parser.finish(out);
+        }
+    }
+}
+
+/// Imports one file, the `index`-th input.
+pub fn import_file(path: &str, index: usize) -> Result<FileImport, IngestError> {
+    let input = input::open(path)?;
+    read(Records::new(input, path), index)
+}
+
+/// Reads all records of one file.
+fn read<R: BufRead>(mut rec: Records<R>, index: usize) -> Result<FileImport, IngestError> {
+    let mut out = FileImport::new(rec.path(), index);
+    let mut table = Table::None;
+    let mut first_error: Option<(String, u64, u64)> = None;
+    while rec.next(table.joins_lines())? {
+        if !rec.is_csv() {
+            note_text_line(&rec, &mut out, &mut first_error);
+            continue;
+        }
+        match &table {
+            Table::Source(parser) => rec.split_source(parser.width(), parser.text_column()),
+            _ => rec.split_csv(),
+        }
+        let first = rec.field(0);
+        if (source::BLOCK_INTROS.contains(&first) && rec.field_count() <= 3) || source::BLOCK_HEADERS.contains(&first) {
+            if !matches!(table, Table::Source(_)) {
+                table.finish(&mut out);
+                table = Table::Source(SourceParser::default());
+                out.saw(Form::Source);
+            }
+            if let Table::Source(parser) = &mut table {
+                parser.record(&rec, &mut out);
+            }
+            continue;
+        }
+        if first == "ID" || first == "Process ID" || session::SESSION_HEADERS.contains(&first) {
+            let header = rec.fields();
+            let next = if DetailsTable::matches(&header) {
+                out.saw(Form::Details);
+                Some(Table::Details(DetailsTable::new(&header)))
+            } else if RawTable::matches(&header) {
+                out.saw(Form::Raw);
+                Some(Table::Raw(RawTable::new(&header)))
+            } else if SummaryTable::matches(&header) {
+                out.saw(Form::Summary);
+                Some(Table::Summary(SummaryTable::new(&header)))
+            } else if SessionTable::matches(&header) {
+                out.saw(Form::Session);
+                Some(Table::Session(SessionTable::new(&header)))
+            } else {
+                None
+            };
+            if let Some(next) = next {
+                table.finish(&mut out);
+                table = next;
+                continue;
+            }
+        }
+        match &mut table {
+            Table::None => {}
+            Table::Details(t) => t.row(&rec, &mut out)?,
+            Table::Raw(t) => t.row(&rec, &mut out)?,
+            Table::Summary(t) => t.row(&rec, &mut out)?,
+            Table::Session(t) => t.row(&rec, &mut out),
+            Table::Source(p) => p.record(&rec, &mut out),
+        }
+    }
+    table.finish(&mut out);
+    if out.forms.is_empty() {
+        return Err(no_csv(&out.path, first_error));
+    }
+    Ok(out)
+}
+
+/// Keeps `==PROF==`, `==WARNING==` and `==ERROR==` lines; skips program output.
+fn note_text_line<R: BufRead>(
+    rec: &Records<R>,
+    out: &mut FileImport,
+    first_error: &mut Option<(String, u64, u64)>,
+) {
+    let text = rec.text().trim_end();
+    let Some(rest) = text.strip_prefix("==") else {
+        return;
+    };
+    let Some((level, _)) = rest.split_once("==") else {
+        return;
+    };
+    if !matches!(level, "PROF" | "WARNING" | "ERROR") {
+        return;
+    }
+    if level == "ERROR" && first_error.is_none() {
+        *first_error = Some((text.to_owned(), rec.line(), rec.offset()));
+    }
+    out.messages.push(ProfilerMessage {
+        level: level.to_owned(),
+        text: text.to_owned(),
+        line: rec.line(),
+    });
+}
+
+fn no_csv(path: &str, first_error: Option<(String, u64, u64)>) -> IngestError {
+    match first_error {
+        Some((text, line, offset)) => {
+            let snippet = Snippet::new(path, text.clone(), offset, line);
+            let at = snippet.span(0, text.len());
+            IngestError::NoCsv {
+                path: path.to_owned(),
+                found: Some(text),
+                snippet: Some(snippet),
+                at: Some(at),
+            }
+        }
+        None => IngestError::NoCsv {
+            path: path.to_owned(),
+            found: None,
+            snippet: None,
+            at: None,
+        },
+    }
+}

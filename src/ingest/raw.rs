@@ -1,0 +1,74 @@
+//! The raw page (`--page raw`): one row per profile result, metric names as
+//! columns (some prefixed, `SM_A.TriageCompute.` or `warpsampling:`), and a
+//! units row second, whose identity cells are empty.
+
+use std::io::BufRead;
+
+use super::collect::FileImport;
+use super::error::IngestError;
+use super::launch::{is_nvtx_column, LaunchColumns, IDENTITY_COLUMNS};
+use super::records::Records;
+use crate::model::Origin;
+
+/// One raw header and the units row under it.
+#[derive(Debug)]
+pub struct RawTable {
+    launch: LaunchColumns,
+    /// (column index, metric name) of every metric column.
+    metrics: Vec<(usize, String)>,
+    units: Vec<String>,
+}
+
+impl RawTable {
+    /// Whether `header` is a raw header: it starts with "ID" and has no
+    /// "Metric Value" column.
+    pub fn matches(header: &[String]) -> bool {
+        header.first().map(String::as_str) == Some("ID") && !header.iter().any(|h| h == "Metric Value")
+    }
+
+    /// The table for `header`.
+    pub fn new(header: &[String]) -> Self {
+        RawTable {
+            launch: LaunchColumns::from_header(header),
+            metrics: header
+                .iter()
+                .enumerate()
+                .filter(|(_, h)| !IDENTITY_COLUMNS.contains(&h.as_str()) && !is_nvtx_column(h))
+                .map(|(i, h)| (i, h.clone()))
+                .collect(),
+            units: Vec::new(),
+        }
+    }
+
+    /// Reads one row: the units row, or a result.
+    pub fn row<R: BufRead>(&mut self, rec: &Records<R>, out: &mut FileImport) -> Result<(), IngestError> {
+        if self.launch.id_cell(rec).trim().is_empty() {
+            if self.units.is_empty() {
+                self.units = rec.fields();
+            }
+            return Ok(());
+        }
+        let Some(id) = self.launch.read_id(rec)? else {
+            return Ok(());
+        };
+        let row_origin = Origin {
+            file: out.file,
+            line: rec.line(),
+            column: 1,
+        };
+        let mut metrics = Vec::with_capacity(self.metrics.len());
+        for (i, name) in &self.metrics {
+            let unit = self.units.get(*i).map_or("", String::as_str);
+            let origin = Origin {
+                column: rec.column(*i),
+                ..row_origin
+            };
+            metrics.push((name.clone(), out.metric(name, rec.field(*i), unit, None, origin)));
+        }
+        let kernel = out.result(id, self.launch.name(rec), || self.launch.read(rec), row_origin);
+        for (name, metric) in metrics {
+            kernel.metrics.entry(name).or_insert(metric);
+        }
+        Ok(())
+    }
+}

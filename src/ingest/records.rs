@@ -1,0 +1,336 @@
+//! Logical CSV records from a stream that mixes them with other text.
+//!
+//! `ncu --csv` output captured from stdout interleaves CSV rows with program
+//! output and `==PROF==` lines, and the source page prints source text
+//! without escaping its quotes. The csv crate's reader assumes a file that is
+//! CSV throughout, so this module reads physical lines itself, lets the
+//! caller decide which are CSV, and splits those with `csv_core` (the csv
+//! crate's own engine), keeping each field's byte column for diagnostics.
+
+use std::io::BufRead;
+
+use super::error::IngestError;
+
+/// Longest logical record accepted; a quote that never closes would
+/// otherwise make the rest of the file one record.
+pub const MAX_RECORD_BYTES: usize = 16 << 20;
+
+/// A reader of logical records (physical lines, joined where a quoted field
+/// spans lines), and the fields of the current one.
+pub struct Records<R> {
+    input: R,
+    path: String,
+    raw: Vec<u8>,
+    line: u64,
+    offset: u64,
+    next_line: u64,
+    next_offset: u64,
+    at_start: bool,
+    csv: csv_core::Reader,
+    out: Vec<u8>,
+    ranges: Vec<(usize, usize)>,
+    starts: Vec<usize>,
+}
+
+impl<R: BufRead> Records<R> {
+    /// Reads records from `input`, naming `path` in errors.
+    pub fn new(input: R, path: &str) -> Self {
+        Records {
+            input,
+            path: path.to_owned(),
+            raw: Vec::with_capacity(4096),
+            line: 0,
+            offset: 0,
+            next_line: 1,
+            next_offset: 0,
+            at_start: true,
+            csv: csv_core::Reader::new(),
+            out: Vec::with_capacity(4096),
+            ranges: Vec::with_capacity(64),
+            starts: Vec::with_capacity(64),
+        }
+    }
+
+    /// The current record's bytes, without its line terminator.
+    pub fn raw(&self) -> &[u8] {
+        &self.raw
+    }
+
+    /// The current record as text (empty if not UTF-8; [`Self::next`] checks).
+    pub fn text(&self) -> &str {
+        std::str::from_utf8(&self.raw).unwrap_or("")
+    }
+
+    /// 1-based line of the current record's first line.
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// Byte offset of the current record in the file.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The file's path as given.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// Whether the current record looks like a CSV row (starts with a quote).
+    pub fn is_csv(&self) -> bool {
+        self.raw.first() == Some(&b'"')
+    }
+
+    /// Advances to the next record. With `join`, a CSV row whose quotes do
+    /// not balance continues on the next line (a multi-line rule description).
+    pub fn next(&mut self, join: bool) -> Result<bool, IngestError> {
+        self.raw.clear();
+        self.line = self.next_line;
+        self.offset = self.next_offset;
+        if !self.read_physical_line()? {
+            return Ok(false);
+        }
+        if self.at_start {
+            self.at_start = false;
+            if self.raw.starts_with(b"\xEF\xBB\xBF") {
+                self.raw.drain(..3);
+            }
+        }
+        if join && self.is_csv() {
+            while count_quotes(&self.raw) % 2 == 1 {
+                self.raw.push(b'\n');
+                if !self.read_physical_line()? {
+                    break;
+                }
+            }
+        }
+        if let Err(e) = std::str::from_utf8(&self.raw) {
+            let before = &self.raw[..e.valid_up_to()];
+            let newlines = before.iter().filter(|&&b| b == b'\n').count() as u64;
+            let column = before.iter().rev().take_while(|&&b| b != b'\n').count() as u64 + 1;
+            return Err(IngestError::Encoding {
+                path: self.path.clone(),
+                what: format!(
+                    "invalid UTF-8 (byte 0x{:02X}); the file is not UTF-8 text, perhaps Latin-1 or damaged",
+                    self.raw[e.valid_up_to()]
+                ),
+                line: self.line + newlines,
+                column,
+            });
+        }
+        Ok(true)
+    }
+
+    /// Appends one physical line to `raw`, without its terminator.
+    fn read_physical_line(&mut self) -> Result<bool, IngestError> {
+        let start = self.raw.len();
+        let n = self
+            .input
+            .read_until(b'\n', &mut self.raw)
+            .map_err(|source| IngestError::Io {
+                path: self.path.clone(),
+                source,
+            })?;
+        if n == 0 {
+            return Ok(false);
+        }
+        self.next_line += 1;
+        self.next_offset += n as u64;
+        if self.raw.last() == Some(&b'\n') {
+            self.raw.pop();
+        }
+        if self.raw.len() > start && self.raw.last() == Some(&b'\r') {
+            self.raw.pop();
+        }
+        if self.raw.len() > MAX_RECORD_BYTES {
+            return Err(IngestError::RecordTooLong {
+                path: self.path.clone(),
+                line: self.line,
+                limit: MAX_RECORD_BYTES,
+            });
+        }
+        Ok(true)
+    }
+
+    /// Splits the current record as standard CSV (`""` escapes a quote).
+    pub fn split_csv(&mut self) {
+        self.clear_fields();
+        self.csv.reset();
+        self.out.resize(self.raw.len() + 1, 0);
+        let raw = &self.raw;
+        let (mut pos, mut out_len, mut field_start) = (0, 0, 0);
+        let mut at_eof = false;
+        loop {
+            let input = if at_eof { &[][..] } else { &raw[pos..] };
+            let (result, nin, nout) = self.csv.read_field(input, &mut self.out[out_len..]);
+            pos += nin;
+            out_len += nout;
+            match result {
+                csv_core::ReadFieldResult::InputEmpty => at_eof = true,
+                csv_core::ReadFieldResult::OutputFull => {
+                    let len = self.out.len();
+                    self.out.resize(len * 2 + 16, 0);
+                }
+                csv_core::ReadFieldResult::Field { record_end } => {
+                    let begin = self.ranges.last().map_or(0, |r| r.1);
+                    self.ranges.push((begin, out_len));
+                    self.starts.push(field_start);
+                    field_start = pos;
+                    if record_end {
+                        break;
+                    }
+                }
+                csv_core::ReadFieldResult::End => break,
+            }
+        }
+    }
+
+    /// Splits the current record at `","` boundaries, for the source page,
+    /// where ncu does not escape quotes inside source text. All other cells
+    /// there are numbers, addresses, `-` or SASS, none of which holds a quote,
+    /// so surplus pieces belong to the free-text column `text_column`.
+    pub fn split_source(&mut self, expected: usize, text_column: usize) {
+        self.clear_fields();
+        let raw = &self.raw;
+        let mut body_end = raw.len();
+        if raw.ends_with(b"\",") {
+            body_end -= 1;
+        }
+        if raw.len() < 2 || raw[0] != b'"' || raw[body_end - 1] != b'"' || body_end < 2 {
+            self.split_csv();
+            return;
+        }
+        let body = &raw[1..body_end - 1];
+        let mut pieces: Vec<(usize, usize)> = Vec::with_capacity(expected + 2);
+        let mut begin = 0;
+        let mut i = 0;
+        while i + 3 <= body.len() {
+            if &body[i..i + 3] == b"\",\"" {
+                pieces.push((begin, i));
+                i += 3;
+                begin = i;
+            } else {
+                i += 1;
+            }
+        }
+        pieces.push((begin, body.len()));
+        if expected > 0 && pieces.len() > expected && text_column < expected {
+            let surplus = pieces.len() - expected;
+            let merged = (pieces[text_column].0, pieces[text_column + surplus].1);
+            pieces.splice(text_column..=text_column + surplus, [merged]);
+        }
+        self.out.clear();
+        for (a, b) in pieces {
+            let start = self.out.len();
+            self.out.extend_from_slice(&body[a..b]);
+            self.ranges.push((start, self.out.len()));
+            self.starts.push(a + 1);
+        }
+    }
+
+    fn clear_fields(&mut self) {
+        self.ranges.clear();
+        self.starts.clear();
+    }
+
+    /// Number of fields of the current record after a split.
+    pub fn field_count(&self) -> usize {
+        self.ranges.len()
+    }
+
+    /// Field `i`, or `""` past the end (ragged rows are shorter than their header).
+    pub fn field(&self, i: usize) -> &str {
+        self.ranges
+            .get(i)
+            .and_then(|&(a, b)| std::str::from_utf8(&self.out[a..b]).ok())
+            .unwrap_or("")
+    }
+
+    /// 1-based byte column where field `i` starts.
+    pub fn column(&self, i: usize) -> u32 {
+        self.starts.get(i).map_or(1, |&s| s as u32 + 1)
+    }
+
+    /// All fields as owned strings (headers).
+    pub fn fields(&self) -> Vec<String> {
+        (0..self.field_count()).map(|i| self.field(i).to_owned()).collect()
+    }
+}
+
+fn count_quotes(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'"').count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn records(text: &str) -> Records<&[u8]> {
+        Records::new(text.as_bytes(), "test.csv")
+    }
+
+    #[test]
+    fn splits_quoted_fields_with_columns() {
+        let mut r = records("\"ID\",\"Kernel Name\",\"x\"\n");
+        assert!(r.next(true).unwrap());
+        r.split_csv();
+        assert_eq!(r.fields(), ["ID", "Kernel Name", "x"]);
+        assert_eq!((r.column(0), r.column(1), r.column(2)), (1, 6, 20));
+    }
+
+    #[test]
+    fn trailing_comma_is_an_empty_field() {
+        let mut r = records("\"a\",\"b\",\n");
+        r.next(true).unwrap();
+        r.split_csv();
+        assert_eq!(r.fields(), ["a", "b", ""]);
+    }
+
+    #[test]
+    fn joins_a_quoted_field_across_lines_and_strips_crlf_and_bom() {
+        let mut r = records("\u{feff}\"a\",\"line one\r\nline two\"\r\n\"next\"\r\n");
+        r.next(true).unwrap();
+        r.split_csv();
+        assert_eq!(r.fields(), ["a", "line one\nline two"]);
+        assert_eq!(r.line(), 1);
+        r.next(true).unwrap();
+        assert_eq!(r.line(), 3);
+        r.split_csv();
+        assert_eq!(r.fields(), ["next"]);
+    }
+
+    #[test]
+    fn source_rows_keep_unescaped_quotes() {
+        // lab.cu line 8, as the lab's source_cuda.csv prints it.
+        let row = "\"8\",\"  fprintf(stderr, \"%s:%d %s\\n\", __FILE__, __LINE__, cudaGetErrorString(e)); exit(1); } } while (0)\"";
+        let mut r = records(row);
+        r.next(false).unwrap();
+        r.split_source(2, 1);
+        assert_eq!(r.field_count(), 2);
+        assert_eq!(r.field(0), "8");
+        assert_eq!(
+            r.field(1),
+            "  fprintf(stderr, \"%s:%d %s\\n\", __FILE__, __LINE__, cudaGetErrorString(e)); exit(1); } } while (0)"
+        );
+    }
+
+    #[test]
+    fn source_text_holding_the_delimiter_is_merged_back() {
+        let mut r = records("\"3\",\"f(\",\")\",\"0x10\",\"5\"");
+        r.next(false).unwrap();
+        r.split_source(4, 1);
+        assert_eq!(r.fields(), ["3", "f(\",\")", "0x10", "5"]);
+    }
+
+    #[test]
+    fn invalid_utf8_names_line_and_column() {
+        let bytes: &[u8] = b"\"ok\"\n\"caf\xE9\"\n";
+        let mut r = Records::new(bytes, "latin1.csv");
+        r.next(true).unwrap();
+        let err = r.next(true).unwrap_err();
+        match err {
+            IngestError::Encoding { line, column, .. } => assert_eq!((line, column), (2, 5)),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+}

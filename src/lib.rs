@@ -1,0 +1,15 @@
+//! ncu-lint: a linter for NVIDIA Nsight Compute profiles.
+//!
+//! It reads `ncu --csv` exports of every form ([`ingest`]) into one model of
+//! profile results ([`model`]) and prints it ([`dump`]).
+//!
+//! ```no_run
+//! let report = ncu_lint::ingest::import(&["fixtures/lab/raw.csv.xz".into()]).unwrap();
+//! assert_eq!(report.kernels.len(), 26);
+//! ```
+#![deny(missing_docs)]
+
+pub mod dump;
+pub mod ingest;
+pub mod model;
+pub mod value;

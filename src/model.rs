@@ -1,0 +1,263 @@
+//! The imported profile: kernels (profile results), their metrics, and the
+//! per-line and per-instruction source views that point findings at code.
+//!
+//! A kernel is one profile result, identified by its result ID, never by its
+//! name: one kernel launched 2,000 times is 2,000 kernels here.
+
+use indexmap::IndexMap;
+use serde::Serialize;
+
+use crate::value::Value;
+
+/// Everything imported from one or more export files of one report.
+#[derive(Debug, Default, Clone)]
+pub struct Report {
+    /// The files read, in the order given.
+    pub files: Vec<InputFile>,
+    /// Profile results, in result-ID order where IDs are known, then in file order.
+    pub kernels: Vec<Kernel>,
+    /// Session page attributes (`--page session`), first occurrence wins.
+    pub session: IndexMap<String, String>,
+    /// Whole-file source listings (`--print-source cuda` without metrics).
+    pub source_files: Vec<SourceFile>,
+    /// Source-page blocks that could not be tied to one result with confidence.
+    pub unattached: Vec<Unattached>,
+    /// Problems that did not stop the import (a `nan` cell, say).
+    pub warnings: Vec<ImportWarning>,
+}
+
+/// One input file and what was found in it.
+#[derive(Debug, Clone, Serialize)]
+pub struct InputFile {
+    /// The path as given on the command line.
+    pub path: String,
+    /// The export form detected from the content.
+    pub form: Form,
+    /// `==PROF==`, `==WARNING==` and `==ERROR==` lines found among the rows.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub messages: Vec<ProfilerMessage>,
+}
+
+/// The export forms of `ncu --csv`, detected from a file's content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Form {
+    /// The details page (default): one row per metric; also `--metrics` selections.
+    Details,
+    /// The raw page: one row per result, metric names as columns.
+    Raw,
+    /// The source page: per-kernel blocks of SASS and/or CUDA rows.
+    Source,
+    /// The session page: launch settings, session and device attributes.
+    Session,
+    /// `--print-summary per-kernel`: one row per kernel and metric over launches.
+    Summary,
+}
+
+impl Form {
+    /// The form's name as JSON and messages spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Form::Details => "details",
+            Form::Raw => "raw",
+            Form::Source => "source",
+            Form::Session => "session",
+            Form::Summary => "summary",
+        }
+    }
+}
+
+/// A line the profiler printed among the CSV rows.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProfilerMessage {
+    /// `PROF`, `WARNING` or `ERROR`.
+    pub level: String,
+    /// The line as printed.
+    pub text: String,
+    /// Its 1-based line number in the file.
+    pub line: u64,
+}
+
+/// Where a value came from: file index (into [`Report::files`]), 1-based line
+/// and byte column.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Origin {
+    /// Index into [`Report::files`].
+    pub file: usize,
+    /// 1-based line number.
+    pub line: u64,
+    /// 1-based byte column of the field.
+    pub column: u32,
+}
+
+/// One profile result: a single kernel launch.
+#[derive(Debug, Clone, Default)]
+pub struct Kernel {
+    /// The profile result ID; `None` where the form has none (source-only, summary).
+    pub id: Option<u64>,
+    /// The demangled name as printed, commas, templates and lambdas whole.
+    pub name: String,
+    /// Launch identity columns.
+    pub launch: Launch,
+    /// Launches aggregated into this entry (`--print-summary per-kernel` only).
+    pub invocations: Option<u64>,
+    /// Metrics keyed by metric name, or `Section: Label` where no name is known.
+    pub metrics: IndexMap<String, Metric>,
+    /// Nsight Compute's own rule results from the details page.
+    pub ncu_rules: Vec<NcuRule>,
+    /// The source page block of this result, if one was exported and attached.
+    pub source: Option<SourceView>,
+    /// The first row this result was read from.
+    pub origin: Origin,
+}
+
+impl Kernel {
+    /// The numeric value of a metric, if present and a number.
+    pub fn number(&self, key: &str) -> Option<f64> {
+        self.metrics.get(key).and_then(|m| m.value.as_number())
+    }
+}
+
+/// Launch identity columns; each is absent where the export lacks it.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Launch {
+    /// Process ID.
+    pub process_id: Option<u64>,
+    /// Process name.
+    pub process_name: Option<String>,
+    /// Host name.
+    pub host: Option<String>,
+    /// CUDA context.
+    pub context: Option<u64>,
+    /// CUDA stream.
+    pub stream: Option<u64>,
+    /// Device index.
+    pub device: Option<u64>,
+    /// Compute capability, as printed (`9.0`).
+    pub cc: Option<String>,
+    /// Block size.
+    pub block: Option<[u64; 3]>,
+    /// Grid size.
+    pub grid: Option<[u64; 3]>,
+    /// The "Kernel Time" column of older exports (a timestamp).
+    pub kernel_time: Option<String>,
+    /// NVTX columns (`--nvtx`), by column name.
+    pub nvtx: IndexMap<String, String>,
+}
+
+/// One metric value of one result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Metric {
+    /// The value in base units (`byte`, `ns`, `hz`, `byte/s`, ...).
+    pub value: Value,
+    /// The base unit.
+    pub unit: String,
+    /// The cell as printed.
+    pub raw: String,
+    /// The unit as printed.
+    pub raw_unit: String,
+    /// The details-page label, where the row had one.
+    pub label: Option<String>,
+    /// Where the cell is.
+    pub origin: Origin,
+}
+
+/// A rule result Nsight Compute itself printed (details page rule rows).
+#[derive(Debug, Clone, Serialize)]
+pub struct NcuRule {
+    /// Section the rule belongs to (`SourceCounters`).
+    pub section: String,
+    /// Rule name (`UncoalescedSharedAccess`).
+    pub name: String,
+    /// Rule type (`OPT`, `WRN`, `INF`, `ERR`).
+    pub kind: String,
+    /// The rule's text.
+    pub description: String,
+    /// `global` or `local`, where printed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speedup_type: Option<String>,
+    /// Estimated speedup in percent, where printed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speedup: Option<f64>,
+    /// Where the row is.
+    pub origin: Origin,
+}
+
+/// One kernel's block of the source page.
+#[derive(Debug, Clone, Default)]
+pub struct SourceView {
+    /// The CUDA source file (`File Path`), where printed.
+    pub file: Option<String>,
+    /// The function name as the block printed it.
+    pub function: String,
+    /// Metric column labels; [`SourceRow::cells`] follow this order.
+    pub columns: Vec<String>,
+    /// CUDA source rows (with `-lineinfo`), each aggregating its instructions.
+    pub lines: Vec<SourceRow>,
+    /// SASS rows, each once.
+    pub instructions: Vec<SourceRow>,
+    /// Where the block starts.
+    pub origin: Origin,
+}
+
+impl SourceView {
+    /// The index of a metric column by its label.
+    pub fn column(&self, label: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c == label)
+    }
+}
+
+/// One row of a source view: a CUDA line or a SASS instruction.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SourceRow {
+    /// The CUDA line this row is, or the line the instruction sits under.
+    pub line: Option<u32>,
+    /// The SASS address (instructions only).
+    pub address: Option<String>,
+    /// The CUDA source text or SASS instruction, as printed.
+    pub text: String,
+    /// Metric cells in [`SourceView::columns`] order.
+    pub cells: Vec<Value>,
+    /// Where the row is.
+    pub origin: Origin,
+}
+
+/// A whole source file as the source page listed it.
+#[derive(Debug, Clone, Serialize)]
+pub struct SourceFile {
+    /// The file's path on the profiling machine.
+    pub path: String,
+    /// Its lines, 1-based line `n` at index `n - 1`.
+    pub lines: Vec<String>,
+}
+
+/// A source block that was not attached to any result, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Unattached {
+    /// The block's function name.
+    pub function: String,
+    /// Why it could not be tied to one result.
+    pub reason: String,
+    /// Where the block starts.
+    pub origin: Origin,
+}
+
+/// A problem that did not stop the import.
+#[derive(Debug, Clone, Serialize)]
+pub struct ImportWarning {
+    /// What happened.
+    pub message: String,
+    /// Where (the first place, when it repeats).
+    pub origin: Origin,
+    /// How many times it happened.
+    pub count: u64,
+}
+
+/// The `Section: Label` key of a details metric that has no metric name.
+pub fn label_key(section: &str, body: &str, label: &str) -> String {
+    if body.is_empty() {
+        format!("{section}: {label}")
+    } else {
+        format!("{section}: {body}: {label}")
+    }
+}
