@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use serde_json::{json, Map, Value as Json};
+use serde_json::{Map, Value as Json, json};
 
 use crate::model::{Kernel, Metric, Origin, Report};
 use crate::value::Value;
@@ -101,10 +101,13 @@ pub fn to_text(report: &Report) -> String {
         }
     }
     for kernel in &report.kernels {
-        let id = kernel.id.map_or_else(|| "-".to_owned(), |id| id.to_string());
+        let id = kernel
+            .id
+            .map_or_else(|| "-".to_owned(), |id| id.to_string());
         let _ = writeln!(out, "\nkernel {id}: {}", kernel.name);
         let launch = &kernel.launch;
-        let dims = |d: Option<[u64; 3]>| d.map_or("?".to_owned(), |[x, y, z]| format!("({x}, {y}, {z})"));
+        let dims =
+            |d: Option<[u64; 3]>| d.map_or("?".to_owned(), |[x, y, z]| format!("({x}, {y}, {z})"));
         let _ = writeln!(
             out,
             "  block {} grid {} device {} cc {}",
@@ -119,12 +122,25 @@ pub fn to_text(report: &Report) -> String {
                 "  source: {} CUDA lines, {} instructions{}",
                 source.lines.len(),
                 source.instructions.len(),
-                source.file.as_deref().map(|f| format!(" in {f}")).unwrap_or_default()
+                source
+                    .file
+                    .as_deref()
+                    .map(|f| format!(" in {f}"))
+                    .unwrap_or_default()
             );
         }
-        let _ = writeln!(out, "  {} metrics, {} ncu rule results", kernel.metrics.len(), kernel.ncu_rules.len());
+        let _ = writeln!(
+            out,
+            "  {} metrics, {} ncu rule results",
+            kernel.metrics.len(),
+            kernel.ncu_rules.len()
+        );
         for (key, metric) in &kernel.metrics {
-            let _ = writeln!(out, "    {key} = {}", value_text(&metric.value, &metric.unit));
+            let _ = writeln!(
+                out,
+                "    {key} = {}",
+                value_text(&metric.value, &metric.unit)
+            );
         }
     }
     for block in &report.unattached {
@@ -145,7 +161,11 @@ pub fn to_text(report: &Report) -> String {
 }
 
 fn value_text(value: &Value, unit: &str) -> String {
-    let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
+    let unit = if unit.is_empty() {
+        String::new()
+    } else {
+        format!(" {unit}")
+    };
     match value {
         Value::Number(n) => format!("{n}{unit}"),
         Value::Instances(v) => format!("{v:?}{unit}"),

@@ -39,6 +39,10 @@ enum DumpFormat {
 }
 
 fn main() -> ExitCode {
+    // Messages stay on one line so that CI logs can be searched for them.
+    let _ = miette::set_hook(Box::new(|_| {
+        Box::new(miette::MietteHandlerOpts::new().wrap_lines(false).build())
+    }));
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -77,7 +81,10 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
 /// Writes the whole output at once; a closed pipe is not an error.
 fn write_stdout(text: &str) -> miette::Result<()> {
     let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             Err(miette::miette!("cannot write output: {e}"))
         }

@@ -105,10 +105,17 @@ pub fn parse_number(s: &str) -> Option<Result<f64, NotFinite>> {
     {
         return Some(Err(NotFinite { raw: s.to_owned() }));
     }
-    if !body.bytes().all(|b| b.is_ascii_digit() || matches!(b, b',' | b'.' | b'e' | b'E' | b'+' | b'-')) {
+    if !body
+        .bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b',' | b'.' | b'e' | b'E' | b'+' | b'-'))
+    {
         return None;
     }
-    if !body.as_bytes().first().is_some_and(|b| b.is_ascii_digit() || *b == b'.') {
+    if !body
+        .as_bytes()
+        .first()
+        .is_some_and(|b| b.is_ascii_digit() || *b == b'.')
+    {
         return None;
     }
     // Copy without separators into a stack buffer: f64::from_str needs contiguous text.
@@ -298,7 +305,11 @@ mod tests {
         for (raw, unit, factor) in cases {
             let n = normalize_unit(raw);
             assert_eq!(n.unit, unit, "{raw}");
-            assert!((n.factor - factor).abs() <= factor * 1e-12, "{raw}: {}", n.factor);
+            assert!(
+                (n.factor - factor).abs() <= factor * 1e-12,
+                "{raw}: {}",
+                n.factor
+            );
         }
     }
 }

@@ -8,7 +8,7 @@ use indexmap::IndexMap;
 use crate::model::{
     Form, ImportWarning, Kernel, Launch, Metric, Origin, ProfilerMessage, SourceFile, SourceView,
 };
-use crate::value::{normalize_unit, parse_value, Value};
+use crate::value::{Value, normalize_unit, parse_value};
 
 /// The contents of one file.
 #[derive(Debug, Default)]
@@ -53,7 +53,13 @@ impl FileImport {
     }
 
     /// The result with `id`, created from this row's identity when new.
-    pub fn result(&mut self, id: u64, name: &str, launch: impl FnOnce() -> Launch, origin: Origin) -> &mut Kernel {
+    pub fn result(
+        &mut self,
+        id: u64,
+        name: &str,
+        launch: impl FnOnce() -> Launch,
+        origin: Origin,
+    ) -> &mut Kernel {
         let index = *self.by_id.entry(id).or_insert_with(|| {
             self.kernels.push(Kernel {
                 id: Some(id),
@@ -78,7 +84,8 @@ impl FileImport {
             self.warnings[i].count += 1;
             return;
         }
-        self.warning_index.insert(message.clone(), self.warnings.len());
+        self.warning_index
+            .insert(message.clone(), self.warnings.len());
         self.warnings.push(ImportWarning {
             message,
             origin,
@@ -88,7 +95,14 @@ impl FileImport {
 
     /// Parses a cell into a [`Metric`] in base units. A non-finite number is
     /// kept as missing, with a warning naming the metric.
-    pub fn metric(&mut self, key: &str, raw: &str, raw_unit: &str, label: Option<&str>, origin: Origin) -> Metric {
+    pub fn metric(
+        &mut self,
+        key: &str,
+        raw: &str,
+        raw_unit: &str,
+        label: Option<&str>,
+        origin: Origin,
+    ) -> Metric {
         let unit = normalize_unit(raw_unit);
         let value = match parse_value(raw) {
             Ok(v) => v.scaled(unit.factor),

@@ -11,7 +11,7 @@ use super::error::IngestError;
 use super::labels::{is_metric_name, metric_name, split_label_name};
 use super::launch::LaunchColumns;
 use super::records::Records;
-use crate::model::{label_key, NcuRule, Origin};
+use crate::model::{NcuRule, Origin, label_key};
 use crate::value::parse_number;
 
 /// Column positions of one details header.
@@ -48,7 +48,8 @@ struct SectionTable {
 impl DetailsTable {
     /// Whether `header` is a details header (it has "Metric Value").
     pub fn matches(header: &[String]) -> bool {
-        header.first().map(String::as_str) == Some("ID") && header.iter().any(|h| h == "Metric Value")
+        header.first().map(String::as_str) == Some("ID")
+            && header.iter().any(|h| h == "Metric Value")
     }
 
     /// The table for `header`, which [`Self::matches`].
@@ -73,7 +74,11 @@ impl DetailsTable {
     }
 
     /// Reads one row into its result.
-    pub fn row<R: BufRead>(&mut self, rec: &Records<R>, out: &mut FileImport) -> Result<(), IngestError> {
+    pub fn row<R: BufRead>(
+        &mut self,
+        rec: &Records<R>,
+        out: &mut FileImport,
+    ) -> Result<(), IngestError> {
         if rec.field_count() < self.min_fields && !self.is_rule_row(rec) {
             self.section_table_row(rec, out);
             return Ok(());
@@ -97,11 +102,18 @@ impl DetailsTable {
                 name: rule_name.to_owned(),
                 kind: cell(self.rule_type).to_owned(),
                 description: cell(self.rule_description).to_owned(),
-                speedup_type: Some(cell(self.speedup_type)).filter(|s| !s.is_empty()).map(str::to_owned),
+                speedup_type: Some(cell(self.speedup_type))
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned),
                 speedup: parse_number(cell(self.speedup).trim()).and_then(Result::ok),
                 origin: row_origin,
             };
-            let kernel = out.result(id, self.launch.name(rec), || self.launch.read(rec), row_origin);
+            let kernel = out.result(
+                id,
+                self.launch.name(rec),
+                || self.launch.read(rec),
+                row_origin,
+            );
             kernel.ncu_rules.push(rule);
             return Ok(());
         }
@@ -112,8 +124,19 @@ impl DetailsTable {
         let body = cell(self.body);
         let (key, label) = resolve_key(section, body, printed);
         self.last = Some((id, section.to_owned()));
-        let metric = out.metric(&key, rec.field(self.value), cell(self.unit), label, origin(self.value));
-        let kernel = out.result(id, self.launch.name(rec), || self.launch.read(rec), row_origin);
+        let metric = out.metric(
+            &key,
+            rec.field(self.value),
+            cell(self.unit),
+            label,
+            origin(self.value),
+        );
+        let kernel = out.result(
+            id,
+            self.launch.name(rec),
+            || self.launch.read(rec),
+            row_origin,
+        );
         kernel.metrics.entry(key).or_insert(metric);
         Ok(())
     }
@@ -123,7 +146,8 @@ impl DetailsTable {
     /// Rule rows are as long as the header; shorter rows are metric rows
     /// (ragged) or section-table rows.
     fn is_rule_row<R: BufRead>(&self, rec: &Records<R>) -> bool {
-        self.rule_name.is_some_and(|i| i < rec.field_count() && !rec.field(i).is_empty())
+        self.rule_name
+            .is_some_and(|i| i < rec.field_count() && !rec.field(i).is_empty())
     }
 
     /// A row shorter than any metric row: a section table's header, or its
@@ -147,7 +171,10 @@ impl DetailsTable {
                 line: rec.line(),
                 column: rec.column(i),
             };
-            metrics.push((key.clone(), out.metric(&key, rec.field(i), "", Some(column), origin)));
+            metrics.push((
+                key.clone(),
+                out.metric(&key, rec.field(i), "", Some(column), origin),
+            ));
         }
         if let Some(kernel) = out.kernel_mut(table.id) {
             for (key, metric) in metrics {
@@ -165,7 +192,7 @@ fn resolve_key<'a>(section: &str, body: &str, printed: &'a str) -> (String, Opti
     if is_metric_name(printed) {
         return (printed.to_owned(), None);
     }
-    match metric_name(section, printed) {
+    match metric_name(section, body, printed) {
         Some(name) => (name.to_owned(), Some(printed)),
         None => (label_key(section, body, printed), Some(printed)),
     }
@@ -178,12 +205,26 @@ mod tests {
     #[test]
     fn keys_prefer_names() {
         assert_eq!(
-            resolve_key("Memory Workload Analysis", "", "Local Memory Spilling Requests"),
-            ("derived__local_spilling_requests".into(), Some("Local Memory Spilling Requests"))
+            resolve_key(
+                "Memory Workload Analysis",
+                "",
+                "Local Memory Spilling Requests"
+            ),
+            (
+                "derived__local_spilling_requests".into(),
+                Some("Local Memory Spilling Requests")
+            )
         );
         assert_eq!(
-            resolve_key("x", "", "Local Memory Spilling Requests (derived__local_spilling_requests)"),
-            ("derived__local_spilling_requests".into(), Some("Local Memory Spilling Requests"))
+            resolve_key(
+                "x",
+                "",
+                "Local Memory Spilling Requests (derived__local_spilling_requests)"
+            ),
+            (
+                "derived__local_spilling_requests".into(),
+                Some("Local Memory Spilling Requests")
+            )
         );
         assert_eq!(
             resolve_key("Command line profiler metrics", "", "dram__bytes.sum"),
@@ -194,8 +235,27 @@ mod tests {
             ("GPU Speed Of Light: SOL FB".into(), Some("SOL FB"))
         );
         assert_eq!(
-            resolve_key("Compute Workload Analysis", "Pipe Utilization (% of elapsed cycles)", "FMA"),
-            ("Compute Workload Analysis: Pipe Utilization (% of elapsed cycles): FMA".into(), Some("FMA"))
+            resolve_key(
+                "Compute Workload Analysis",
+                "Pipe Utilization (% of elapsed cycles)",
+                "FMA"
+            ),
+            (
+                "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_elapsed".into(),
+                Some("FMA")
+            )
+        );
+        assert_eq!(
+            resolve_key(
+                "Compute Workload Analysis",
+                "Pipe Utilization (% of elapsed cycles)",
+                "New Pipe"
+            ),
+            (
+                "Compute Workload Analysis: Pipe Utilization (% of elapsed cycles): New Pipe"
+                    .into(),
+                Some("New Pipe")
+            )
         );
     }
 }

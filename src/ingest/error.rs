@@ -31,7 +31,9 @@ impl Snippet {
     /// The span of bytes `start..start + len` of the snippet, in file offsets.
     pub fn span(&self, start: usize, len: usize) -> SourceSpan {
         let start = start.min(self.text.len());
-        let len = len.min(self.text.len() - start).max(usize::from(self.text.is_empty()));
+        let len = len
+            .min(self.text.len() - start)
+            .max(usize::from(self.text.is_empty()));
         SourceSpan::new((self.offset + start).into(), len)
     }
 }
@@ -43,10 +45,7 @@ impl SourceCode for Snippet {
         context_lines_before: usize,
         context_lines_after: usize,
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, miette::MietteError> {
-        let local = SourceSpan::new(
-            span.offset().saturating_sub(self.offset).into(),
-            span.len(),
-        );
+        let local = SourceSpan::new(span.offset().saturating_sub(self.offset).into(), span.len());
         let inner = self
             .text
             .read_span(&local, context_lines_before, context_lines_after)?;
@@ -81,7 +80,9 @@ pub enum IngestError {
     #[error("{path}: no Nsight Compute CSV export found{}", found.as_ref().map(|l| format!("; the profiler reported: {l}")).unwrap_or_default())]
     #[diagnostic(
         code(ncu_lint::ingest::no_csv),
-        help("a CSV export starts with a header row such as \"ID\",\"Process ID\",...; export one with `ncu -i report.ncu-rep --csv --page raw > raw.csv`")
+        help(
+            "a CSV export starts with a header row such as \"ID\",\"Process ID\",...; export one with `ncu -i report.ncu-rep --csv --page raw > raw.csv`"
+        )
     )]
     NoCsv {
         /// The file.
@@ -100,7 +101,9 @@ pub enum IngestError {
     #[error("{path}:{line}:{column}: {what}")]
     #[diagnostic(
         code(ncu_lint::ingest::encoding),
-        help("ncu writes UTF-8 CSV; re-export the report, or convert the file with `iconv -t UTF-8`")
+        help(
+            "ncu writes UTF-8 CSV; re-export the report, or convert the file with `iconv -t UTF-8`"
+        )
     )]
     Encoding {
         /// The file.
@@ -141,7 +144,9 @@ pub enum IngestError {
     #[error("{path}:{line}: a CSV record runs past {limit} bytes")]
     #[diagnostic(
         code(ncu_lint::ingest::record_too_long),
-        help("a quoted field that never closes makes the rest of the file one record; check the file was not cut or edited")
+        help(
+            "a quoted field that never closes makes the rest of the file one record; check the file was not cut or edited"
+        )
     )]
     RecordTooLong {
         /// The file.
@@ -156,7 +161,9 @@ pub enum IngestError {
     #[error("{path}: result {id} is `{name}` here but `{other_name}` in {other_path}")]
     #[diagnostic(
         code(ncu_lint::ingest::different_reports),
-        help("files given together must be exports of one report; lint exports of different reports in separate runs")
+        help(
+            "files given together must be exports of one report; lint exports of different reports in separate runs"
+        )
     )]
     DifferentReports {
         /// The later file.

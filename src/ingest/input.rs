@@ -76,8 +76,16 @@ mod tests {
             .collect();
         assert!(describe_non_text(&utf16).unwrap().contains("UTF-16"));
         let no_bom: Vec<u8> = "\"ID\",\"x\"".bytes().flat_map(|b| [b, 0]).collect();
-        assert!(describe_non_text(&no_bom).unwrap().contains("without a byte-order mark"));
-        assert!(describe_non_text(&[0x7f, b'E', b'L', b'F', 0, 0, 1, 2]).unwrap().contains("binary"));
+        assert!(
+            describe_non_text(&no_bom)
+                .unwrap()
+                .contains("without a byte-order mark")
+        );
+        assert!(
+            describe_non_text(&[0x7f, b'E', b'L', b'F', 0, 0, 1, 2])
+                .unwrap()
+                .contains("binary")
+        );
         assert_eq!(describe_non_text(b"\"ID\",\"Process ID\""), None);
     }
 }

@@ -10,20 +10,23 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-static TABLE: LazyLock<HashMap<(&'static str, &'static str), &'static str>> = LazyLock::new(|| {
+type Key = (&'static str, &'static str, &'static str);
+
+static TABLE: LazyLock<HashMap<Key, &'static str>> = LazyLock::new(|| {
     include_str!("labels.tsv")
         .lines()
         .filter(|line| !line.starts_with('#'))
         .filter_map(|line| {
             let mut parts = line.split('\t');
-            Some(((parts.next()?, parts.next()?), parts.next()?))
+            Some(((parts.next()?, parts.next()?, parts.next()?), parts.next()?))
         })
         .collect()
 });
 
-/// The metric name behind a details label in a section, if known.
-pub fn metric_name(section: &str, label: &str) -> Option<&'static str> {
-    TABLE.get(&(section, label)).copied()
+/// The metric name behind a details label in a section (and body item, for
+/// `--print-details all` tables; `""` for none), if known.
+pub fn metric_name(section: &str, body: &str, label: &str) -> Option<&'static str> {
+    TABLE.get(&(section, body, label)).copied()
 }
 
 /// Whether `text` is a metric name rather than a label: lower-case first,
@@ -51,18 +54,26 @@ mod tests {
     #[test]
     fn known_labels_map_to_names() {
         assert_eq!(
-            metric_name("Memory Workload Analysis", "Local Memory Spilling Requests"),
+            metric_name(
+                "Memory Workload Analysis",
+                "",
+                "Local Memory Spilling Requests"
+            ),
             Some("derived__local_spilling_requests")
         );
         assert_eq!(
-            metric_name("Memory Workload Analysis Tables", "Average Bytes Per Sector For Global Loads"),
+            metric_name(
+                "Memory Workload Analysis Tables",
+                "",
+                "Average Bytes Per Sector For Global Loads"
+            ),
             Some("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio")
         );
         assert_eq!(
-            metric_name("Source Counters", "L1 Wavefronts Shared Excessive"),
+            metric_name("Source Counters", "", "L1 Wavefronts Shared Excessive"),
             Some("derived__memory_l1_wavefronts_shared_excessive")
         );
-        assert_eq!(metric_name("Nowhere", "Duration"), None);
+        assert_eq!(metric_name("Nowhere", "", "Duration"), None);
     }
 
     #[test]

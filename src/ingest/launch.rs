@@ -85,7 +85,9 @@ impl LaunchColumns {
     pub fn read_id<R: BufRead>(&self, rec: &Records<R>) -> Result<Option<u64>, IngestError> {
         let Some(i) = self.id else { return Ok(None) };
         let cell = rec.field(i).trim();
-        cell.parse::<u64>().map(Some).map_err(|_| bad_field(rec, i, "ID", "a result ID (a whole number)"))
+        cell.parse::<u64>()
+            .map(Some)
+            .map_err(|_| bad_field(rec, i, "ID", "a result ID (a whole number)"))
     }
 
     /// The kernel name of the current row.
@@ -127,7 +129,11 @@ impl LaunchColumns {
 pub fn parse_dims(cell: &str) -> Option<[u64; 3]> {
     let inner = cell.trim().strip_prefix('(')?.strip_suffix(')')?;
     let mut parts = inner.split(',').map(|p| p.trim().parse::<u64>());
-    let dims = [parts.next()?.ok()?, parts.next()?.ok()?, parts.next()?.ok()?];
+    let dims = [
+        parts.next()?.ok()?,
+        parts.next()?.ok()?,
+        parts.next()?.ok()?,
+    ];
     parts.next().is_none().then_some(dims)
 }
 

@@ -85,7 +85,12 @@ pub fn merge(imports: Vec<FileImport>) -> Result<Report, IngestError> {
     Ok(report)
 }
 
-fn check_same_result(existing: &Kernel, new: &Kernel, path: &str, other_path: &str) -> Result<(), IngestError> {
+fn check_same_result(
+    existing: &Kernel,
+    new: &Kernel,
+    path: &str,
+    other_path: &str,
+) -> Result<(), IngestError> {
     let same_name = normalize_kernel_name(&existing.name) == normalize_kernel_name(&new.name);
     let same_process = match (existing.launch.process_id, new.launch.process_id) {
         (Some(a), Some(b)) => a == b,
@@ -138,36 +143,54 @@ fn attach(report: &mut Report, blocks: Vec<SourceView>) {
     if !report.kernels.iter().any(|k| k.id.is_some()) {
         if report.kernels.is_empty() {
             // A source page alone: each block is a result whose ID is unknown.
-            report.kernels.extend(blocks.into_iter().map(|block| Kernel {
-                id: None,
-                name: block.function.clone(),
-                origin: block.origin,
-                source: Some(block),
-                ..Kernel::default()
-            }));
+            report
+                .kernels
+                .extend(blocks.into_iter().map(|block| Kernel {
+                    id: None,
+                    name: block.function.clone(),
+                    origin: block.origin,
+                    source: Some(block),
+                    ..Kernel::default()
+                }));
         } else {
-            report.unattached.extend(blocks.into_iter().map(|b| Unattached {
-                reason: "the other inputs carry no result IDs to tie it to".into(),
-                function: b.function,
-                origin: b.origin,
-            }));
+            report
+                .unattached
+                .extend(blocks.into_iter().map(|b| Unattached {
+                    reason: "the other inputs carry no result IDs to tie it to".into(),
+                    function: b.function,
+                    origin: b.origin,
+                }));
         }
         return;
     }
     let mut results: HashMap<String, Vec<usize>> = HashMap::new();
-    for (i, kernel) in report.kernels.iter().enumerate().filter(|(_, k)| k.id.is_some()) {
-        results.entry(normalize_kernel_name(&kernel.name)).or_default().push(i);
+    for (i, kernel) in report
+        .kernels
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| k.id.is_some())
+    {
+        results
+            .entry(normalize_kernel_name(&kernel.name))
+            .or_default()
+            .push(i);
     }
     let mut grouped: IndexMap<String, Vec<SourceView>> = IndexMap::new();
     for block in blocks {
-        grouped.entry(normalize_kernel_name(&block.function)).or_default().push(block);
+        grouped
+            .entry(normalize_kernel_name(&block.function))
+            .or_default()
+            .push(block);
     }
     for (name, group) in grouped {
         let targets = results.get(&name).map_or(&[][..], Vec::as_slice);
         if targets.len() == group.len() {
             for (&index, block) in targets.iter().zip(group) {
                 let kernel = &mut report.kernels[index];
-                let richer = kernel.source.as_ref().is_none_or(|s| s.lines.is_empty() && !block.lines.is_empty());
+                let richer = kernel
+                    .source
+                    .as_ref()
+                    .is_none_or(|s| s.lines.is_empty() && !block.lines.is_empty());
                 if richer {
                     kernel.source = Some(block);
                 }
@@ -183,11 +206,13 @@ fn attach(report: &mut Report, blocks: Vec<SourceView>) {
                 targets.len()
             )
         };
-        report.unattached.extend(group.into_iter().map(|b| Unattached {
-            reason: reason.clone(),
-            function: b.function,
-            origin: b.origin,
-        }));
+        report
+            .unattached
+            .extend(group.into_iter().map(|b| Unattached {
+                reason: reason.clone(),
+                function: b.function,
+                origin: b.origin,
+            }));
     }
 }
 

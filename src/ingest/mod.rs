@@ -94,7 +94,9 @@ fn read<R: BufRead>(mut rec: Records<R>, index: usize) -> Result<FileImport, Ing
             _ => rec.split_csv(),
         }
         let first = rec.field(0);
-        if (source::BLOCK_INTROS.contains(&first) && rec.field_count() <= 3) || source::BLOCK_HEADERS.contains(&first) {
+        if (source::BLOCK_INTROS.contains(&first) && rec.field_count() <= 3)
+            || source::BLOCK_HEADERS.contains(&first)
+        {
             if !matches!(table, Table::Source(_)) {
                 table.finish(&mut out);
                 table = Table::Source(SourceParser::default());

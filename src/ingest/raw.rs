@@ -6,7 +6,7 @@ use std::io::BufRead;
 
 use super::collect::FileImport;
 use super::error::IngestError;
-use super::launch::{is_nvtx_column, LaunchColumns, IDENTITY_COLUMNS};
+use super::launch::{IDENTITY_COLUMNS, LaunchColumns, is_nvtx_column};
 use super::records::Records;
 use crate::model::Origin;
 
@@ -23,7 +23,8 @@ impl RawTable {
     /// Whether `header` is a raw header: it starts with "ID" and has no
     /// "Metric Value" column.
     pub fn matches(header: &[String]) -> bool {
-        header.first().map(String::as_str) == Some("ID") && !header.iter().any(|h| h == "Metric Value")
+        header.first().map(String::as_str) == Some("ID")
+            && !header.iter().any(|h| h == "Metric Value")
     }
 
     /// The table for `header`.
@@ -41,7 +42,11 @@ impl RawTable {
     }
 
     /// Reads one row: the units row, or a result.
-    pub fn row<R: BufRead>(&mut self, rec: &Records<R>, out: &mut FileImport) -> Result<(), IngestError> {
+    pub fn row<R: BufRead>(
+        &mut self,
+        rec: &Records<R>,
+        out: &mut FileImport,
+    ) -> Result<(), IngestError> {
         if self.launch.id_cell(rec).trim().is_empty() {
             if self.units.is_empty() {
                 self.units = rec.fields();
@@ -63,9 +68,17 @@ impl RawTable {
                 column: rec.column(*i),
                 ..row_origin
             };
-            metrics.push((name.clone(), out.metric(name, rec.field(*i), unit, None, origin)));
+            metrics.push((
+                name.clone(),
+                out.metric(name, rec.field(*i), unit, None, origin),
+            ));
         }
-        let kernel = out.result(id, self.launch.name(rec), || self.launch.read(rec), row_origin);
+        let kernel = out.result(
+            id,
+            self.launch.name(rec),
+            || self.launch.read(rec),
+            row_origin,
+        );
         for (name, metric) in metrics {
             kernel.metrics.entry(name).or_insert(metric);
         }

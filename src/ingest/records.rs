@@ -253,7 +253,9 @@ impl<R: BufRead> Records<R> {
 
     /// All fields as owned strings (headers).
     pub fn fields(&self) -> Vec<String> {
-        (0..self.field_count()).map(|i| self.field(i).to_owned()).collect()
+        (0..self.field_count())
+            .map(|i| self.field(i).to_owned())
+            .collect()
     }
 }
 

@@ -90,7 +90,11 @@ impl SourceParser {
     fn header<R: BufRead>(&mut self, rec: &Records<R>) {
         let header = rec.fields();
         let find_from = |name: &str, from: usize| {
-            header.iter().skip(from).position(|h| h == name).map(|i| i + from)
+            header
+                .iter()
+                .skip(from)
+                .position(|h| h == name)
+                .map(|i| i + from)
         };
         let line_no = find_from("Line No", 0);
         let address = find_from("Address", 0);
@@ -101,7 +105,9 @@ impl SourceParser {
             _ => (None, first_source),
         };
         let identity = [line_no, address, cuda_text, sass_text];
-        let metrics: Vec<usize> = (0..header.len()).filter(|i| !identity.contains(&Some(*i))).collect();
+        let metrics: Vec<usize> = (0..header.len())
+            .filter(|i| !identity.contains(&Some(*i)))
+            .collect();
         if self.block.is_none() && line_no.is_some() && address.is_none() && metrics.is_empty() {
             // A `--print-source cuda` listing with no metrics: the file itself.
             self.listing = Some(SourceFile {
@@ -154,7 +160,10 @@ impl SourceParser {
                 Ok(v) => v,
                 Err(e) => {
                     out.warn(
-                        format!("source column `{}`: {e}; treated as missing", block.columns[cells.len()]),
+                        format!(
+                            "source column `{}`: {e}; treated as missing",
+                            block.columns[cells.len()]
+                        ),
                         origin,
                     );
                     crate::value::Value::Missing
@@ -164,7 +173,12 @@ impl SourceParser {
         let row = SourceRow {
             line: self.current_line,
             address: (!is_cuda_row).then(|| address.to_owned()),
-            text: cell(if is_cuda_row { self.layout.cuda_text } else { self.layout.sass_text }).to_owned(),
+            text: cell(if is_cuda_row {
+                self.layout.cuda_text
+            } else {
+                self.layout.sass_text
+            })
+            .to_owned(),
             cells,
             origin,
         };
@@ -183,7 +197,10 @@ impl SourceParser {
         if let Some(block) = self.block.take() {
             let hash = std::mem::take(&mut self.hasher).finish();
             let repeated = self.last_block_hash == Some(hash)
-                && out.blocks.last().is_some_and(|b| b.function == block.function);
+                && out
+                    .blocks
+                    .last()
+                    .is_some_and(|b| b.function == block.function);
             if !repeated {
                 out.blocks.push(block);
             }

@@ -8,7 +8,7 @@ use super::collect::FileImport;
 use super::error::IngestError;
 use super::launch::LaunchColumns;
 use super::records::Records;
-use crate::model::{label_key, Kernel, Origin};
+use crate::model::{Kernel, Origin, label_key};
 
 /// Column positions of one summary header.
 #[derive(Debug)]
@@ -45,9 +45,16 @@ impl SummaryTable {
     }
 
     /// Reads one row into the entry it belongs to.
-    pub fn row<R: BufRead>(&mut self, rec: &Records<R>, out: &mut FileImport) -> Result<(), IngestError> {
+    pub fn row<R: BufRead>(
+        &mut self,
+        rec: &Records<R>,
+        out: &mut FileImport,
+    ) -> Result<(), IngestError> {
         let identity_end = self.section.unwrap_or(self.name).min(rec.field_count());
-        let identity: String = (0..identity_end).map(|i| rec.field(i)).collect::<Vec<_>>().join("\u{1f}");
+        let identity: String = (0..identity_end)
+            .map(|i| rec.field(i))
+            .collect::<Vec<_>>()
+            .join("\u{1f}");
         let origin = Origin {
             file: out.file,
             line: rec.line(),
@@ -58,7 +65,9 @@ impl SummaryTable {
                 id: None,
                 name: self.launch.name(rec).to_owned(),
                 launch: self.launch.read(rec),
-                invocations: self.invocations.and_then(|i| rec.field(i).trim().parse().ok()),
+                invocations: self
+                    .invocations
+                    .and_then(|i| rec.field(i).trim().parse().ok()),
                 origin,
                 ..Kernel::default()
             });
@@ -69,7 +78,7 @@ impl SummaryTable {
         let key = if super::labels::is_metric_name(label) {
             label.to_owned()
         } else {
-            super::labels::metric_name(section, label)
+            super::labels::metric_name(section, "", label)
                 .map_or_else(|| label_key(section, "", label), str::to_owned)
         };
         let unit = self.unit.map_or("", |i| rec.field(i));
