@@ -113,7 +113,15 @@ fn truncated_exports_keep_the_complete_results() {
         .iter()
         .map(|k| k["id"].as_u64().unwrap())
         .collect();
-    assert_eq!(ids, [0, 1, 2, 3, 4, 5]);
+    assert_eq!(ids, [0, 1, 2, 3, 4], "the cut result is left out");
+    let warning = &json["warnings"][0];
+    assert!(
+        warning["message"]
+            .as_str()
+            .unwrap()
+            .contains("cut short; result 5 is left out"),
+        "{warning}"
+    );
 }
 
 #[test]

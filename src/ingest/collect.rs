@@ -78,6 +78,20 @@ impl FileImport {
         self.by_id.get(&id).map(|&i| &mut self.kernels[i])
     }
 
+    /// Removes the result with `id`; whether there was one.
+    pub fn remove_result(&mut self, id: u64) -> bool {
+        let Some(index) = self.by_id.remove(&id) else {
+            return false;
+        };
+        self.kernels.remove(index);
+        for i in self.by_id.values_mut() {
+            if *i > index {
+                *i -= 1;
+            }
+        }
+        true
+    }
+
     /// Adds a warning, or counts one more of the same message.
     pub fn warn(&mut self, message: String, origin: Origin) {
         if let Some(&i) = self.warning_index.get(&message) {

@@ -93,6 +93,10 @@ fn read<R: BufRead>(mut rec: Records<R>, index: usize) -> Result<FileImport, Ing
             Table::Source(parser) => rec.split_source(parser.width(), parser.text_column()),
             _ => rec.split_csv(),
         }
+        if rec.cut_short() && table.joins_lines() {
+            drop_cut_row(&rec, &mut out);
+            break;
+        }
         let first = rec.field(0);
         if (source::BLOCK_INTROS.contains(&first) && rec.field_count() <= 3)
             || source::BLOCK_HEADERS.contains(&first)
@@ -144,6 +148,25 @@ fn read<R: BufRead>(mut rec: Records<R>, index: usize) -> Result<FileImport, Ing
         return Err(no_csv(&out.path, first_error));
     }
     Ok(out)
+}
+
+/// A row the file ends in the middle of: its result is left out, since what
+/// was cut is unknown, and a warning says so.
+fn drop_cut_row<R: BufRead>(rec: &Records<R>, out: &mut FileImport) {
+    let id = rec.field(0).trim().parse::<u64>().ok();
+    if let Some(id) = id {
+        out.remove_result(id);
+    }
+    let dropped = id.map_or(String::new(), |id| format!("; result {id} is left out"));
+    let origin = crate::model::Origin {
+        file: out.file,
+        line: rec.line(),
+        column: 1,
+    };
+    out.warn(
+        format!("the file ends in the middle of a row: it looks cut short{dropped}"),
+        origin,
+    );
 }
 
 /// Keeps `==PROF==`, `==WARNING==` and `==ERROR==` lines; skips program output.

@@ -26,6 +26,7 @@ pub struct Records<R> {
     next_line: u64,
     next_offset: u64,
     at_start: bool,
+    cut_short: bool,
     csv: csv_core::Reader,
     out: Vec<u8>,
     ranges: Vec<(usize, usize)>,
@@ -44,6 +45,7 @@ impl<R: BufRead> Records<R> {
             next_line: 1,
             next_offset: 0,
             at_start: true,
+            cut_short: false,
             csv: csv_core::Reader::new(),
             out: Vec::with_capacity(4096),
             ranges: Vec::with_capacity(64),
@@ -74,6 +76,12 @@ impl<R: BufRead> Records<R> {
     /// The file's path as given.
     pub fn path(&self) -> &str {
         &self.path
+    }
+
+    /// Whether the current record is the file's last and ends without a line
+    /// break: a profiler killed mid-write leaves its last row incomplete.
+    pub fn cut_short(&self) -> bool {
+        self.cut_short
     }
 
     /// Whether the current record looks like a CSV row (starts with a quote).
@@ -138,6 +146,8 @@ impl<R: BufRead> Records<R> {
         self.next_offset += n as u64;
         if self.raw.last() == Some(&b'\n') {
             self.raw.pop();
+        } else {
+            self.cut_short = true;
         }
         if self.raw.len() > start && self.raw.last() == Some(&b'\r') {
             self.raw.pop();
