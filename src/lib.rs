@@ -15,4 +15,6 @@
 pub mod dump;
 pub mod ingest;
 pub mod model;
+pub mod report;
+pub mod rules;
 pub mod value;

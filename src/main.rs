@@ -8,7 +8,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use ncu_lint::{dump, ingest};
+use ncu_lint::rules::{self, ActiveRule, Severity};
+use ncu_lint::{dump, ingest, report};
 
 /// Lint NVIDIA Nsight Compute profiles (`ncu --csv` exports).
 #[derive(Parser)]
@@ -21,6 +22,24 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Lint exports of one report with the rule packs in effect.
+    Check {
+        /// A rule pack file, or a directory of packs, in addition to the default pack.
+        #[arg(long = "rules", value_name = "PATH")]
+        rules: Vec<std::path::PathBuf>,
+        /// Leave the built-in memory pack out.
+        #[arg(long)]
+        no_default_rules: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+        format: CheckFormat,
+        /// The least severity that fails the run (exit 1).
+        #[arg(long, value_enum, default_value_t = FailOn::Warning)]
+        fail_on: FailOn,
+        /// Export files of one report (any `ncu --csv` form, plain or xz; `-` for stdin).
+        #[arg(required = true)]
+        files: Vec<String>,
+    },
     /// Print the model imported from exports of one report.
     Dump {
         /// Output format.
@@ -30,6 +49,32 @@ enum Command {
         #[arg(required = true)]
         files: Vec<String>,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum CheckFormat {
+    Human,
+    Json,
+}
+
+/// The least severity that makes `check` exit 1.
+#[derive(Clone, Copy, ValueEnum)]
+enum FailOn {
+    Error,
+    Warning,
+    Note,
+    Never,
+}
+
+impl FailOn {
+    fn threshold(self) -> Option<Severity> {
+        match self {
+            FailOn::Error => Some(Severity::Error),
+            FailOn::Warning => Some(Severity::Warning),
+            FailOn::Note => Some(Severity::Note),
+            FailOn::Never => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -61,21 +106,56 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> miette::Result<ExitCode> {
     match cli.command {
+        Command::Check {
+            rules,
+            no_default_rules,
+            format,
+            fail_on,
+            files,
+        } => {
+            let active = load_rules(&rules, no_default_rules)?;
+            let report = ingest::import(&files)?;
+            let result = rules::check(&report, &active);
+            let text = match format {
+                CheckFormat::Human => report::human::render(&result, &active),
+                CheckFormat::Json => to_json_text(&report::json::to_json(&result))?,
+            };
+            write_stdout(&text)?;
+            let failed = fail_on
+                .threshold()
+                .is_some_and(|t| result.findings.iter().any(|f| f.severity >= t));
+            Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+        }
         Command::Dump { format, files } => {
             let report = ingest::import(&files)?;
             let text = match format {
-                DumpFormat::Json => {
-                    let mut s = serde_json::to_string_pretty(&dump::to_json(&report))
-                        .map_err(|e| miette::miette!("cannot write JSON: {e}"))?;
-                    s.push('\n');
-                    s
-                }
+                DumpFormat::Json => to_json_text(&dump::to_json(&report))?,
                 DumpFormat::Text => dump::to_text(&report),
             };
             write_stdout(&text)?;
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// The packs in effect: the built-in ones unless left out, then `paths`.
+/// Pack warnings (unknown metric names) go to stderr; errors refuse the run.
+fn load_rules(paths: &[std::path::PathBuf], no_default: bool) -> miette::Result<Vec<ActiveRule>> {
+    let mut packs = if no_default { Vec::new() } else { rules::builtin_packs()? };
+    for path in paths {
+        packs.extend(rules::load_path(path)?);
+    }
+    for warning in packs.iter().flat_map(|p| p.warnings.iter()) {
+        eprintln!("{:?}", miette::Report::new(warning.clone()));
+    }
+    Ok(rules::activate(&packs)?)
+}
+
+fn to_json_text(json: &serde_json::Value) -> miette::Result<String> {
+    let mut text =
+        serde_json::to_string_pretty(json).map_err(|e| miette::miette!("cannot write JSON: {e}"))?;
+    text.push('\n');
+    Ok(text)
 }
 
 /// Writes the whole output at once; a closed pipe is not an error.

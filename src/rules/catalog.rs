@@ -1,0 +1,89 @@
+//! The metric catalogs (metric base names Nsight Compute lists for gh100 and
+//! ga100), used to warn about metric names in packs that no GPU exports.
+//!
+//! A name is known when its base (the name without a roll-up suffix such as
+//! `.sum` or `.ratio`) is in a catalog, or when it belongs to a family that
+//! the catalogs do not list: derived and source-counter metrics
+//! (`derived__`, `memory_`), launch, device and SASS attributes.
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+static NAMES: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    [include_str!("../../catalog/gh100.txt"), include_str!("../../catalog/ga100.txt")]
+        .into_iter()
+        .flat_map(str::lines)
+        .filter(|line| !line.starts_with('#') && !line.is_empty())
+        .collect()
+});
+
+/// Families of names the catalogs do not list.
+const UNLISTED_FAMILIES: [&str; 8] = [
+    "derived__",
+    "memory_",
+    "launch__",
+    "device__",
+    "sass__",
+    "profiler__",
+    "smsp__pcsamp",
+    "numa__",
+];
+
+/// Whether `name` is a metric some catalog knows.
+pub fn is_known(name: &str) -> bool {
+    UNLISTED_FAMILIES.iter().any(|f| name.starts_with(f)) || NAMES.contains(base_name(name))
+}
+
+/// The name without its roll-up and sub-metric suffixes: the part before the first `.`.
+pub fn base_name(name: &str) -> &str {
+    name.split('.').next().unwrap_or(name)
+}
+
+/// The catalog name closest to `name`, for "did you mean".
+pub fn closest(name: &str) -> Option<&'static str> {
+    let base = base_name(name);
+    NAMES
+        .iter()
+        .map(|candidate| (edit_distance(base, candidate), *candidate))
+        .filter(|(d, _)| *d <= base.len().max(4) / 4 + 2)
+        .min()
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance over bytes; names are ASCII.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, &ca) in a.iter().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_and_unknown_names() {
+        assert!(is_known("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
+        assert!(is_known("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio"));
+        assert!(is_known("derived__memory_l1_wavefronts_shared_excessive"));
+        assert!(!is_known("l1tex__t_sector_pipe_lsu_mem_global_op_ld.sum"));
+    }
+
+    #[test]
+    fn did_you_mean() {
+        assert_eq!(
+            closest("l1tex__t_sector_pipe_lsu_mem_global_op_ld.sum"),
+            Some("l1tex__t_sectors_pipe_lsu_mem_global_op_ld")
+        );
+        assert_eq!(closest("completely_unrelated_words_here"), None);
+    }
+}

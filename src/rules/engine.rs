@@ -1,0 +1,445 @@
+//! Evaluating rules over an imported report.
+//!
+//! For each kernel and rule, the first variant whose required inputs are all
+//! present is evaluated. When no variant has its inputs, the rule is
+//! *skipped* for that kernel: missing data is a third outcome, reported with
+//! what was missing and which export would provide it, never a pass.
+
+use std::collections::HashSet;
+
+use indexmap::IndexMap;
+
+use super::expr::Outcome;
+use super::pack::{Candidate, Rule, Scope, Severity, SourceSum, Variant};
+use crate::ingest::metric_name;
+use crate::model::{label_key, Form, Kernel, Origin, Report, SourceRow, SourceView};
+use crate::value::Value;
+
+/// A rule with the parameter values and severity in effect.
+#[derive(Debug, Clone)]
+pub struct ActiveRule {
+    /// The rule.
+    pub rule: Rule,
+    /// Severity in effect (the rule's default unless overridden).
+    pub severity: Severity,
+    /// Parameter values in effect.
+    pub params: IndexMap<String, f64>,
+}
+
+impl ActiveRule {
+    /// The rule with its defaults.
+    pub fn new(rule: Rule) -> Self {
+        let params = rule.params.iter().map(|(k, p)| (k.clone(), p.default)).collect();
+        ActiveRule {
+            severity: rule.severity,
+            rule,
+            params,
+        }
+    }
+}
+
+/// Where in CUDA source a finding is.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Location {
+    /// The source file as the profile recorded it.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+}
+
+/// The SASS instruction that contributes most to a line's finding.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Instruction {
+    /// Its address.
+    pub address: String,
+    /// Its text.
+    pub sass: String,
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    /// The rule id.
+    pub rule: String,
+    /// Severity after overrides and downgrades.
+    pub severity: Severity,
+    /// Index of the kernel in the report.
+    pub kernel: usize,
+    /// The kernel's result ID.
+    pub kernel_id: Option<u64>,
+    /// The kernel's name.
+    pub kernel_name: String,
+    /// The CUDA line, for line-scoped findings placed by the source page.
+    pub location: Option<Location>,
+    /// The worst instruction on that line.
+    pub instruction: Option<Instruction>,
+    /// The rendered message.
+    pub message: String,
+    /// Inputs, derived values and parameters that decided it (`None`: undefined).
+    pub values: IndexMap<String, Option<f64>>,
+    /// Which variant of the rule was evaluated.
+    pub variant: String,
+    /// The export row the kernel was read from.
+    pub origin: Origin,
+}
+
+/// A rule that could not be evaluated for some kernels.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Skip {
+    /// The rule id.
+    pub rule: String,
+    /// How many kernels it was skipped for.
+    pub kernels: usize,
+    /// What was missing.
+    pub missing: Vec<String>,
+    /// Which export would provide it.
+    pub hint: String,
+}
+
+/// The outcome of a check.
+#[derive(Debug, Clone, Default)]
+pub struct CheckResult {
+    /// Findings in kernel order, then rule order, then line weight.
+    pub findings: Vec<Finding>,
+    /// Rules skipped for lack of data.
+    pub skipped: Vec<Skip>,
+    /// Kernels checked.
+    pub kernels: usize,
+}
+
+/// Runs `rules` over every kernel of `report`.
+pub fn check(report: &Report, rules: &[ActiveRule]) -> CheckResult {
+    let columns: HashSet<&str> = report
+        .kernels
+        .iter()
+        .filter_map(|k| k.source.as_ref())
+        .flat_map(|s| s.columns.iter().map(String::as_str))
+        .collect();
+    let forms: HashSet<Form> = report.files.iter().map(|f| f.form).collect();
+    let context = Context { columns: &columns };
+    let mut result = CheckResult {
+        kernels: report.kernels.len(),
+        ..CheckResult::default()
+    };
+    let mut skips: IndexMap<String, Skip> = IndexMap::new();
+    for (index, kernel) in report.kernels.iter().enumerate() {
+        for active in rules {
+            let rule = &active.rule;
+            if !rule.forms.is_empty() && !rule.forms.iter().any(|f| forms.contains(f)) {
+                let names: Vec<&str> = rule.forms.iter().map(|f| f.name()).collect();
+                skip(&mut skips, rule, vec![format!("an export of form {}", names.join(" or "))]);
+                continue;
+            }
+            if !cc_applies(rule, kernel) {
+                continue;
+            }
+            match evaluate(kernel, index, active, &context) {
+                Evaluation::Findings(found) => result.findings.extend(found),
+                Evaluation::Clean => {}
+                Evaluation::Missing(missing) => skip(&mut skips, rule, missing),
+            }
+        }
+    }
+    result.skipped = skips.into_values().collect();
+    result
+}
+
+fn skip(skips: &mut IndexMap<String, Skip>, rule: &Rule, missing: Vec<String>) {
+    let entry = skips.entry(rule.id.clone()).or_insert_with(|| Skip {
+        rule: rule.id.clone(),
+        kernels: 0,
+        missing: Vec::new(),
+        hint: hint(rule),
+    });
+    entry.kernels += 1;
+    for m in missing {
+        if !entry.missing.contains(&m) {
+            entry.missing.push(m);
+        }
+    }
+}
+
+/// Which exports would provide a rule's inputs.
+fn hint(rule: &Rule) -> String {
+    let candidates = || rule.variants.iter().flat_map(|v| v.inputs.values().flatten());
+    let mut ways = Vec::new();
+    if candidates().any(|c| matches!(c, Candidate::Metric(_))) {
+        ways.push("the raw page: `ncu -i report.ncu-rep --csv --page raw`");
+    }
+    if candidates().any(|c| matches!(c, Candidate::Label { .. })) {
+        ways.push("the details page with all sections: `ncu -i report.ncu-rep --csv --print-details all`");
+    }
+    if candidates().any(|c| matches!(c, Candidate::Source(_))) {
+        ways.push("the source page: `ncu -i report.ncu-rep --csv --page source --print-source cuda,sass`");
+    }
+    format!(
+        "export {} (from a report profiled with `--set full`)",
+        ways.join(", or ")
+    )
+}
+
+fn cc_applies(rule: &Rule, kernel: &Kernel) -> bool {
+    let Some(cc) = kernel.launch.cc.as_deref().and_then(|c| c.trim().parse::<f64>().ok()) else {
+        return true;
+    };
+    rule.cc.0.is_none_or(|min| cc >= min) && rule.cc.1.is_none_or(|max| cc <= max)
+}
+
+/// What evaluation needs beyond the kernel.
+struct Context<'a> {
+    /// Source-page columns present in any block of the report: a block
+    /// without one of these has no such activity (ncu drops all-zero
+    /// columns), which reads as zero, not as missing.
+    columns: &'a HashSet<&'a str>,
+}
+
+enum Evaluation {
+    Findings(Vec<Finding>),
+    Clean,
+    Missing(Vec<String>),
+}
+
+fn evaluate(kernel: &Kernel, index: usize, active: &ActiveRule, context: &Context<'_>) -> Evaluation {
+    let rule = &active.rule;
+    let mut first_missing = None;
+    for variant in &rule.variants {
+        let mut values: IndexMap<String, Option<f64>> = IndexMap::new();
+        let mut missing = Vec::new();
+        for (name, candidates) in &variant.inputs {
+            match resolve(kernel, candidates, context) {
+                Some(v) => {
+                    values.insert(name.clone(), Some(v));
+                }
+                None => missing.push(describe(candidates)),
+            }
+        }
+        if !missing.is_empty() {
+            first_missing.get_or_insert(missing);
+            continue;
+        }
+        for (name, candidates) in &variant.optional {
+            values.insert(name.clone(), resolve(kernel, candidates, context));
+        }
+        for (name, value) in &active.params {
+            values.insert(name.clone(), Some(*value));
+        }
+        for (name, expr) in &variant.derived {
+            let value = expr.eval(&|n| values.get(n).copied().flatten()).as_number();
+            values.insert(name.clone(), value);
+        }
+        let condition = variant.condition.as_ref().unwrap_or(&rule.condition);
+        if condition.eval(&|n| values.get(n).copied().flatten()) != Outcome::Bool(true) {
+            return Evaluation::Clean;
+        }
+        return Evaluation::Findings(findings(kernel, index, active, variant, values));
+    }
+    Evaluation::Missing(first_missing.unwrap_or_default())
+}
+
+fn findings(
+    kernel: &Kernel,
+    index: usize,
+    active: &ActiveRule,
+    variant: &Variant,
+    values: IndexMap<String, Option<f64>>,
+) -> Vec<Finding> {
+    let rule = &active.rule;
+    let lookup = |n: &str| values.get(n).copied().flatten();
+    let mut severity = variant.severity.map_or(active.severity, |s| s.min(active.severity));
+    let mut message = variant.message.as_ref().unwrap_or(&rule.message).render(&lookup);
+    for detail in &rule.details {
+        if let Some(text) = detail.render_if_known(&lookup) {
+            message.push_str("; ");
+            message.push_str(&text);
+        }
+    }
+    if let Some(because) = &variant.because {
+        message.push_str(&format!(" ({because})"));
+    }
+    if let Some(downgrade) = &rule.downgrade {
+        if downgrade.when.eval(&lookup) == Outcome::Bool(true) {
+            severity = severity.min(Severity::Note);
+            message.push_str(&format!(" ({})", downgrade.because));
+        }
+    }
+    let base = Finding {
+        rule: rule.id.clone(),
+        severity,
+        kernel: index,
+        kernel_id: kernel.id,
+        kernel_name: kernel.name.clone(),
+        location: None,
+        instruction: None,
+        message,
+        values: values.clone(),
+        variant: variant.name.clone(),
+        origin: kernel.origin,
+    };
+    let (Scope::Line, Some(spec), Some(view)) = (rule.scope, &rule.lines, &kernel.source) else {
+        return vec![base];
+    };
+    let min_share = active.params.get(&spec.min_share).copied().unwrap_or(0.05);
+    let lines = line_weights(view, &spec.weight);
+    let total: f64 = lines.iter().map(|l| l.weight).sum();
+    let file = view.file.clone().unwrap_or_default();
+    if total <= 0.0 || file.is_empty() {
+        return vec![base];
+    }
+    let mut placed: Vec<Finding> = lines
+        .into_iter()
+        .filter(|l| l.weight / total >= min_share)
+        .map(|l| {
+            let share = l.weight / total;
+            let mut finding = base.clone();
+            finding.location = Some(Location {
+                file: file.clone(),
+                line: l.line,
+            });
+            finding.instruction = l.worst.map(|row| Instruction {
+                address: row.address.clone().unwrap_or_default(),
+                sass: row.text.trim().to_owned(),
+            });
+            finding.values.insert("line_share".into(), Some(share));
+            finding.message.push_str(&format!(
+                "; line {} holds {} of it",
+                l.line,
+                super::template::format_number(share, super::template::Format::Percent(0))
+            ));
+            finding
+        })
+        .collect();
+    if placed.is_empty() {
+        return vec![base];
+    }
+    placed.sort_by(|a, b| {
+        let share = |f: &Finding| f.values.get("line_share").copied().flatten().unwrap_or(0.0);
+        share(b).total_cmp(&share(a))
+    });
+    placed
+}
+
+struct LineWeight<'a> {
+    line: u32,
+    weight: f64,
+    worst: Option<&'a SourceRow>,
+}
+
+/// Per-CUDA-line totals of `sum` over the instructions under each line.
+fn line_weights<'a>(view: &'a SourceView, sum: &SourceSum) -> Vec<LineWeight<'a>> {
+    let mut lines: Vec<LineWeight<'a>> = Vec::new();
+    let Some(matcher) = RowMatcher::new(view, sum) else {
+        return lines;
+    };
+    let mut worst_weight: Vec<f64> = Vec::new();
+    for row in &view.instructions {
+        let Some(line) = row.line else { continue };
+        let w = matcher.value(row);
+        if w <= 0.0 {
+            continue;
+        }
+        let i = match lines.iter().position(|l| l.line == line) {
+            Some(i) => i,
+            None => {
+                lines.push(LineWeight {
+                    line,
+                    weight: 0.0,
+                    worst: None,
+                });
+                worst_weight.push(0.0);
+                lines.len() - 1
+            }
+        };
+        lines[i].weight += w;
+        if w > worst_weight[i] {
+            worst_weight[i] = w;
+            lines[i].worst = Some(row);
+        }
+    }
+    lines
+}
+
+/// Reads one [`SourceSum`] from rows of one source view.
+struct RowMatcher {
+    column: usize,
+    times: Option<usize>,
+    scale: f64,
+    filter: Vec<(usize, String)>,
+}
+
+impl RowMatcher {
+    fn new(view: &SourceView, sum: &SourceSum) -> Option<Self> {
+        let filter = sum
+            .filter
+            .iter()
+            .map(|(c, v)| view.column(c).map(|i| (i, v.clone())))
+            .collect::<Option<Vec<_>>>()?;
+        Some(RowMatcher {
+            column: view.column(&sum.column)?,
+            times: match &sum.times {
+                Some(t) => Some(view.column(t)?),
+                None => None,
+            },
+            scale: sum.scale,
+            filter,
+        })
+    }
+
+    fn value(&self, row: &SourceRow) -> f64 {
+        let matches = self.filter.iter().all(|(i, want)| match row.cells.get(*i) {
+            Some(Value::Text(t)) => t == want,
+            Some(Value::Number(n)) => want.parse::<f64>().ok() == Some(*n),
+            _ => false,
+        });
+        if !matches {
+            return 0.0;
+        }
+        let cell = |i: usize| row.cells.get(i).and_then(Value::as_number).unwrap_or(0.0);
+        let times = self.times.map_or(1.0, cell);
+        cell(self.column) * times * self.scale
+    }
+}
+
+/// The value of an input for a kernel: the first candidate present.
+fn resolve(kernel: &Kernel, candidates: &[Candidate], context: &Context<'_>) -> Option<f64> {
+    candidates.iter().find_map(|c| match c {
+        Candidate::Metric(name) => kernel.number(name),
+        Candidate::Label { section, label } => metric_name(section, "", label)
+            .and_then(|name| kernel.number(name))
+            .or_else(|| kernel.number(&label_key(section, "", label))),
+        Candidate::Source(sum) => source_sum(kernel.source.as_ref()?, sum, context),
+    })
+}
+
+fn source_sum(view: &SourceView, sum: &SourceSum, context: &Context<'_>) -> Option<f64> {
+    let needed = std::iter::once(&sum.column)
+        .chain(sum.times.iter())
+        .chain(sum.filter.iter().map(|(c, _)| c));
+    let mut absent_here = false;
+    for column in needed {
+        if view.column(column).is_none() {
+            if !context.columns.contains(column.as_str()) || view.columns.is_empty() {
+                return None;
+            }
+            absent_here = true;
+        }
+    }
+    if absent_here {
+        return Some(0.0);
+    }
+    let matcher = RowMatcher::new(view, sum)?;
+    let rows = if view.instructions.is_empty() {
+        &view.lines
+    } else {
+        &view.instructions
+    };
+    Some(rows.iter().map(|r| matcher.value(r)).sum())
+}
+
+fn describe(candidates: &[Candidate]) -> String {
+    match candidates.first() {
+        Some(Candidate::Metric(name)) => name.clone(),
+        Some(Candidate::Label { section, label }) => format!("{section}: {label}"),
+        Some(Candidate::Source(sum)) => format!("source page column `{}`", sum.column),
+        None => "an input".into(),
+    }
+}

@@ -1,0 +1,147 @@
+//! Rule-pack problems as miette diagnostics that point into the TOML file.
+
+use std::fmt;
+
+use miette::{Diagnostic, LabeledSpan, NamedSource, Severity, SourceCode, SourceSpan};
+
+/// What kind of problem a pack has; each is a diagnostic code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ProblemKind {
+    /// The TOML does not parse or does not fit the pack schema.
+    Syntax,
+    /// Two rules share an id.
+    DuplicateId,
+    /// An id is not kebab-case.
+    BadId,
+    /// An expression does not parse.
+    Expression,
+    /// A name used in an expression or message is not an input, derived value or parameter.
+    UnknownName,
+    /// A function that does not exist.
+    UnknownFunction,
+    /// A value of the wrong type (a number where a truth value is needed).
+    Type,
+    /// A value outside what the field accepts (severity, scope, form).
+    BadValue,
+    /// A metric name no catalog knows (a warning).
+    UnknownMetric,
+    /// Documentation a rule must have is missing.
+    MissingDocs,
+}
+
+impl ProblemKind {
+    /// The diagnostic code.
+    pub fn code(self) -> &'static str {
+        match self {
+            ProblemKind::Syntax => "ncu_lint::pack::syntax",
+            ProblemKind::DuplicateId => "ncu_lint::pack::duplicate_id",
+            ProblemKind::BadId => "ncu_lint::pack::bad_id",
+            ProblemKind::Expression => "ncu_lint::pack::expression",
+            ProblemKind::UnknownName => "ncu_lint::pack::unknown_name",
+            ProblemKind::UnknownFunction => "ncu_lint::pack::unknown_function",
+            ProblemKind::Type => "ncu_lint::pack::type",
+            ProblemKind::BadValue => "ncu_lint::pack::bad_value",
+            ProblemKind::UnknownMetric => "ncu_lint::pack::unknown_metric",
+            ProblemKind::MissingDocs => "ncu_lint::pack::missing_docs",
+        }
+    }
+}
+
+/// One problem in a pack, with the span it concerns.
+#[derive(Debug, Clone)]
+pub struct PackProblem {
+    /// Its kind (and code).
+    pub kind: ProblemKind,
+    /// What is wrong.
+    pub message: String,
+    /// The pack text, named by its path.
+    pub source: NamedSource<String>,
+    /// The main span and its label.
+    pub span: SourceSpan,
+    /// The label on the span.
+    pub label: String,
+    /// A second span (the first definition of a duplicate id).
+    pub also: Option<(SourceSpan, String)>,
+    /// How to fix it.
+    pub help: Option<String>,
+    /// Error, or warning for problems that do not refuse the pack.
+    pub severity: Severity,
+}
+
+impl PackProblem {
+    /// 1-based line and column of the main span.
+    pub fn line_column(&self) -> (usize, usize) {
+        let text = self.source.inner();
+        let offset = self.span.offset().min(text.len());
+        let before = &text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, str::len) + 1;
+        (line, column)
+    }
+
+    /// Whether this problem refuses the pack.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for PackProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (line, column) = self.line_column();
+        write!(f, "{}:{line}:{column}: {}", self.source.name(), self.message)
+    }
+}
+
+impl std::error::Error for PackProblem {}
+
+impl Diagnostic for PackProblem {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.kind.code()))
+    }
+
+    fn severity(&self) -> Option<Severity> {
+        Some(self.severity)
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.source)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let main = LabeledSpan::new_primary_with_span(Some(self.label.clone()), self.span);
+        let also = self
+            .also
+            .iter()
+            .map(|(span, label)| LabeledSpan::new_with_span(Some(label.clone()), *span));
+        Some(Box::new(std::iter::once(main).chain(also)))
+    }
+}
+
+/// A pack refused for its errors; every problem found is listed.
+#[derive(Debug, thiserror::Error, Diagnostic)]
+#[error("rule pack {path} has {} error(s); it was not loaded", problems.iter().filter(|p| p.is_error()).count())]
+#[diagnostic(code(ncu_lint::pack::refused))]
+pub struct PackError {
+    /// The pack's path.
+    pub path: String,
+    /// Each problem, errors and warnings.
+    #[related]
+    pub problems: Vec<PackProblem>,
+}
+
+/// A pack file that could not be read at all.
+#[derive(Debug, thiserror::Error, Diagnostic)]
+#[error("cannot read rule pack {path}: {source}")]
+#[diagnostic(code(ncu_lint::pack::io))]
+pub struct PackReadError {
+    /// The path.
+    pub path: String,
+    /// The reason.
+    #[source]
+    pub source: std::io::Error,
+}

@@ -1,0 +1,106 @@
+//! Rules as data: TOML rule packs ([`pack`]), the condition language
+//! ([`expr`]), message templates ([`template`]), the metric catalogs
+//! ([`catalog`]) and evaluation over a report ([`engine`]).
+//!
+//! The default pack, `rules/memory.toml`, is embedded in the binary.
+//!
+//! ```
+//! let packs = ncu_lint::rules::builtin_packs().unwrap();
+//! assert!(packs[0].rules.iter().any(|r| r.id == "shared-bank-conflict"));
+//! ```
+
+pub mod catalog;
+pub mod engine;
+pub mod error;
+pub mod expr;
+pub mod pack;
+pub mod template;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+pub use engine::{check, ActiveRule, CheckResult, Finding, Location, Skip};
+pub use error::{PackError, PackProblem, PackReadError, ProblemKind};
+pub use pack::{load_pack, Pack, Rule, Severity};
+
+/// The packs built into the binary: (path in the repository, text).
+pub const BUILTIN: [(&str, &str); 1] = [("rules/memory.toml", include_str!("../../rules/memory.toml"))];
+
+/// Why rule packs could not be loaded.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[non_exhaustive]
+pub enum RulesError {
+    /// A pack file could not be read.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Read(#[from] PackReadError),
+    /// A pack has errors.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Pack(#[from] PackError),
+    /// Two packs define the same rule id.
+    #[error("rule `{id}` is defined by both pack `{first}` and pack `{second}`")]
+    #[diagnostic(
+        code(ncu_lint::pack::duplicate_id),
+        help("rule ids are unique across packs; rename one, or leave one pack out")
+    )]
+    DuplicateAcrossPacks {
+        /// The id.
+        id: String,
+        /// The pack loaded first.
+        first: String,
+        /// The pack loaded second.
+        second: String,
+    },
+}
+
+/// The built-in packs.
+pub fn builtin_packs() -> Result<Vec<Pack>, PackError> {
+    BUILTIN.iter().map(|(name, text)| load_pack(name, text)).collect()
+}
+
+/// Loads a pack file, or every `*.toml` pack in a directory (sorted by name).
+pub fn load_path(path: &Path) -> Result<Vec<Pack>, RulesError> {
+    let read = |p: &Path| {
+        std::fs::read_to_string(p).map_err(|source| PackReadError {
+            path: p.display().to_string(),
+            source,
+        })
+    };
+    if path.is_dir() {
+        let mut files: Vec<_> = std::fs::read_dir(path)
+            .map_err(|source| PackReadError {
+                path: path.display().to_string(),
+                source,
+            })?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect();
+        files.sort();
+        return files
+            .iter()
+            .map(|p| Ok(load_pack(&p.display().to_string(), &read(p)?)?))
+            .collect();
+    }
+    Ok(vec![load_pack(&path.display().to_string(), &read(path)?)?])
+}
+
+/// The rules of `packs` with their defaults, refusing an id defined twice.
+pub fn activate(packs: &[Pack]) -> Result<Vec<ActiveRule>, RulesError> {
+    let mut owner: HashMap<&str, &str> = HashMap::new();
+    let mut rules = Vec::new();
+    for pack in packs {
+        for rule in &pack.rules {
+            if let Some(first) = owner.insert(&rule.id, &pack.name) {
+                return Err(RulesError::DuplicateAcrossPacks {
+                    id: rule.id.clone(),
+                    first: first.to_owned(),
+                    second: pack.name.clone(),
+                });
+            }
+            rules.push(ActiveRule::new(rule.clone()));
+        }
+    }
+    Ok(rules)
+}
