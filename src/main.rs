@@ -98,7 +98,7 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(report) => {
-            eprintln!("{report:?}");
+            write_stderr(&format!("{report:?}"));
             ExitCode::from(2)
         }
     }
@@ -124,7 +124,11 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
             let failed = fail_on
                 .threshold()
                 .is_some_and(|t| result.findings.iter().any(|f| f.severity >= t));
-            Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+            Ok(if failed {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
         Command::Dump { format, files } => {
             let report = ingest::import(&files)?;
@@ -141,21 +145,30 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
 /// The packs in effect: the built-in ones unless left out, then `paths`.
 /// Pack warnings (unknown metric names) go to stderr; errors refuse the run.
 fn load_rules(paths: &[std::path::PathBuf], no_default: bool) -> miette::Result<Vec<ActiveRule>> {
-    let mut packs = if no_default { Vec::new() } else { rules::builtin_packs()? };
+    let mut packs = if no_default {
+        Vec::new()
+    } else {
+        rules::builtin_packs()?
+    };
     for path in paths {
         packs.extend(rules::load_path(path)?);
     }
     for warning in packs.iter().flat_map(|p| p.warnings.iter()) {
-        eprintln!("{:?}", miette::Report::new(warning.clone()));
+        write_stderr(&format!("{:?}", miette::Report::new(warning.clone())));
     }
     Ok(rules::activate(&packs)?)
 }
 
 fn to_json_text(json: &serde_json::Value) -> miette::Result<String> {
-    let mut text =
-        serde_json::to_string_pretty(json).map_err(|e| miette::miette!("cannot write JSON: {e}"))?;
+    let mut text = serde_json::to_string_pretty(json)
+        .map_err(|e| miette::miette!("cannot write JSON: {e}"))?;
     text.push('\n');
     Ok(text)
+}
+
+/// Writes a diagnostic to stderr; a closed stderr is not worth a panic.
+fn write_stderr(text: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
 
 /// Writes the whole output at once; a closed pipe is not an error.

@@ -17,17 +17,28 @@ pub fn render(result: &CheckResult, rules: &[ActiveRule]) -> String {
     let mut kernels: Vec<(usize, Vec<&Finding>)> = by_kernel.into_iter().collect();
     kernels.sort_by(|(a, fa), (b, fb)| {
         let worst = |f: &[&Finding]| f.iter().map(|x| x.severity).max();
-        worst(fb).cmp(&worst(fa)).then(fb.len().cmp(&fa.len())).then(a.cmp(b))
+        worst(fb)
+            .cmp(&worst(fa))
+            .then(fb.len().cmp(&fa.len()))
+            .then(a.cmp(b))
     });
     let mut out = String::new();
     for (_, findings) in &kernels {
         let first = findings[0];
-        let id = first.kernel_id.map_or_else(|| "result ?".to_owned(), |id| format!("result {id}"));
+        let id = first
+            .kernel_id
+            .map_or_else(|| "result ?".to_owned(), |id| format!("result {id}"));
         let _ = writeln!(out, "{} [{id}]", first.kernel_name);
         let mut sorted = findings.clone();
-        sorted.sort_by(|a, b| b.severity.cmp(&a.severity));
+        sorted.sort_by_key(|f| std::cmp::Reverse(f.severity));
         for finding in sorted {
-            let _ = writeln!(out, "  {}[{}]: {}", finding.severity.name(), finding.rule, finding.message);
+            let _ = writeln!(
+                out,
+                "  {}[{}]: {}",
+                finding.severity.name(),
+                finding.rule,
+                finding.message
+            );
             if let Some(location) = &finding.location {
                 let _ = write!(out, "    --> {}:{}", location.file, location.line);
                 if let Some(instruction) = &finding.instruction {

@@ -1,7 +1,7 @@
 //! The stable JSON document of `ncu-lint check --format json`:
 //! `{"version": 1, "findings": [...], "skipped": [...], "summary": {...}}`.
 
-use serde_json::{json, Value as Json};
+use serde_json::{Value as Json, json};
 
 use super::count_by_severity;
 use crate::rules::{CheckResult, Finding};

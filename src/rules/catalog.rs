@@ -10,11 +10,14 @@ use std::collections::HashSet;
 use std::sync::LazyLock;
 
 static NAMES: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
-    [include_str!("../../catalog/gh100.txt"), include_str!("../../catalog/ga100.txt")]
-        .into_iter()
-        .flat_map(str::lines)
-        .filter(|line| !line.starts_with('#') && !line.is_empty())
-        .collect()
+    [
+        include_str!("../../catalog/gh100.txt"),
+        include_str!("../../catalog/ga100.txt"),
+    ]
+    .into_iter()
+    .flat_map(str::lines)
+    .filter(|line| !line.starts_with('#') && !line.is_empty())
+    .collect()
 });
 
 /// Families of names the catalogs do not list.
@@ -73,7 +76,9 @@ mod tests {
     #[test]
     fn known_and_unknown_names() {
         assert!(is_known("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
-        assert!(is_known("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio"));
+        assert!(is_known(
+            "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio"
+        ));
         assert!(is_known("derived__memory_l1_wavefronts_shared_excessive"));
         assert!(!is_known("l1tex__t_sector_pipe_lsu_mem_global_op_ld.sum"));
     }

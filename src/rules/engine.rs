@@ -12,7 +12,7 @@ use indexmap::IndexMap;
 use super::expr::Outcome;
 use super::pack::{Candidate, Rule, Scope, Severity, SourceSum, Variant};
 use crate::ingest::metric_name;
-use crate::model::{label_key, Form, Kernel, Origin, Report, SourceRow, SourceView};
+use crate::model::{Form, Kernel, Origin, Report, SourceRow, SourceView, label_key};
 use crate::value::Value;
 
 /// A rule with the parameter values and severity in effect.
@@ -29,7 +29,11 @@ pub struct ActiveRule {
 impl ActiveRule {
     /// The rule with its defaults.
     pub fn new(rule: Rule) -> Self {
-        let params = rule.params.iter().map(|(k, p)| (k.clone(), p.default)).collect();
+        let params = rule
+            .params
+            .iter()
+            .map(|(k, p)| (k.clone(), p.default))
+            .collect();
         ActiveRule {
             severity: rule.severity,
             rule,
@@ -127,7 +131,11 @@ pub fn check(report: &Report, rules: &[ActiveRule]) -> CheckResult {
             let rule = &active.rule;
             if !rule.forms.is_empty() && !rule.forms.iter().any(|f| forms.contains(f)) {
                 let names: Vec<&str> = rule.forms.iter().map(|f| f.name()).collect();
-                skip(&mut skips, rule, vec![format!("an export of form {}", names.join(" or "))]);
+                skip(
+                    &mut skips,
+                    rule,
+                    vec![format!("an export of form {}", names.join(" or "))],
+                );
                 continue;
             }
             if !cc_applies(rule, kernel) {
@@ -161,16 +169,24 @@ fn skip(skips: &mut IndexMap<String, Skip>, rule: &Rule, missing: Vec<String>) {
 
 /// Which exports would provide a rule's inputs.
 fn hint(rule: &Rule) -> String {
-    let candidates = || rule.variants.iter().flat_map(|v| v.inputs.values().flatten());
+    let candidates = || {
+        rule.variants
+            .iter()
+            .flat_map(|v| v.inputs.values().flatten())
+    };
     let mut ways = Vec::new();
     if candidates().any(|c| matches!(c, Candidate::Metric(_))) {
         ways.push("the raw page: `ncu -i report.ncu-rep --csv --page raw`");
     }
     if candidates().any(|c| matches!(c, Candidate::Label { .. })) {
-        ways.push("the details page with all sections: `ncu -i report.ncu-rep --csv --print-details all`");
+        ways.push(
+            "the details page with all sections: `ncu -i report.ncu-rep --csv --print-details all`",
+        );
     }
     if candidates().any(|c| matches!(c, Candidate::Source(_))) {
-        ways.push("the source page: `ncu -i report.ncu-rep --csv --page source --print-source cuda,sass`");
+        ways.push(
+            "the source page: `ncu -i report.ncu-rep --csv --page source --print-source cuda,sass`",
+        );
     }
     format!(
         "export {} (from a report profiled with `--set full`)",
@@ -179,7 +195,12 @@ fn hint(rule: &Rule) -> String {
 }
 
 fn cc_applies(rule: &Rule, kernel: &Kernel) -> bool {
-    let Some(cc) = kernel.launch.cc.as_deref().and_then(|c| c.trim().parse::<f64>().ok()) else {
+    let Some(cc) = kernel
+        .launch
+        .cc
+        .as_deref()
+        .and_then(|c| c.trim().parse::<f64>().ok())
+    else {
         return true;
     };
     rule.cc.0.is_none_or(|min| cc >= min) && rule.cc.1.is_none_or(|max| cc <= max)
@@ -199,7 +220,12 @@ enum Evaluation {
     Missing(Vec<String>),
 }
 
-fn evaluate(kernel: &Kernel, index: usize, active: &ActiveRule, context: &Context<'_>) -> Evaluation {
+fn evaluate(
+    kernel: &Kernel,
+    index: usize,
+    active: &ActiveRule,
+    context: &Context<'_>,
+) -> Evaluation {
     let rule = &active.rule;
     let mut first_missing = None;
     for variant in &rule.variants {
@@ -245,8 +271,14 @@ fn findings(
 ) -> Vec<Finding> {
     let rule = &active.rule;
     let lookup = |n: &str| values.get(n).copied().flatten();
-    let mut severity = variant.severity.map_or(active.severity, |s| s.min(active.severity));
-    let mut message = variant.message.as_ref().unwrap_or(&rule.message).render(&lookup);
+    let mut severity = variant
+        .severity
+        .map_or(active.severity, |s| s.min(active.severity));
+    let mut message = variant
+        .message
+        .as_ref()
+        .unwrap_or(&rule.message)
+        .render(&lookup);
     for detail in &rule.details {
         if let Some(text) = detail.render_if_known(&lookup) {
             message.push_str("; ");
@@ -436,10 +468,17 @@ fn source_sum(view: &SourceView, sum: &SourceSum, context: &Context<'_>) -> Opti
 }
 
 fn describe(candidates: &[Candidate]) -> String {
-    match candidates.first() {
-        Some(Candidate::Metric(name)) => name.clone(),
-        Some(Candidate::Label { section, label }) => format!("{section}: {label}"),
-        Some(Candidate::Source(sum)) => format!("source page column `{}`", sum.column),
-        None => "an input".into(),
+    let names: Vec<String> = candidates
+        .iter()
+        .map(|c| match c {
+            Candidate::Metric(name) => name.clone(),
+            Candidate::Label { section, label } => format!("{section}: {label}"),
+            Candidate::Source(sum) => format!("source page column `{}`", sum.column),
+        })
+        .collect();
+    if names.is_empty() {
+        "an input".into()
+    } else {
+        names.join(" or ")
     }
 }

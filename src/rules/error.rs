@@ -89,7 +89,12 @@ impl PackProblem {
 impl fmt::Display for PackProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (line, column) = self.line_column();
-        write!(f, "{}:{line}:{column}: {}", self.source.name(), self.message)
+        write!(
+            f,
+            "{}:{line}:{column}: {}",
+            self.source.name(),
+            self.message
+        )
     }
 }
 
@@ -105,7 +110,9 @@ impl Diagnostic for PackProblem {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {

@@ -19,12 +19,13 @@ pub mod template;
 use std::collections::HashMap;
 use std::path::Path;
 
-pub use engine::{check, ActiveRule, CheckResult, Finding, Location, Skip};
+pub use engine::{ActiveRule, CheckResult, Finding, Location, Skip, check};
 pub use error::{PackError, PackProblem, PackReadError, ProblemKind};
-pub use pack::{load_pack, Pack, Rule, Severity};
+pub use pack::{Pack, Rule, Severity, load_pack};
 
 /// The packs built into the binary: (path in the repository, text).
-pub const BUILTIN: [(&str, &str); 1] = [("rules/memory.toml", include_str!("../../rules/memory.toml"))];
+pub const BUILTIN: [(&str, &str); 1] =
+    [("rules/memory.toml", include_str!("../../rules/memory.toml"))];
 
 /// Why rule packs could not be loaded.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -56,7 +57,10 @@ pub enum RulesError {
 
 /// The built-in packs.
 pub fn builtin_packs() -> Result<Vec<Pack>, PackError> {
-    BUILTIN.iter().map(|(name, text)| load_pack(name, text)).collect()
+    BUILTIN
+        .iter()
+        .map(|(name, text)| load_pack(name, text))
+        .collect()
 }
 
 /// Loads a pack file, or every `*.toml` pack in a directory (sorted by name).

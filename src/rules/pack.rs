@@ -368,7 +368,14 @@ struct Checker<'a> {
 }
 
 impl Checker<'_> {
-    fn push(&mut self, kind: ProblemKind, message: String, span: Range<usize>, label: &str, help: Option<String>) {
+    fn push(
+        &mut self,
+        kind: ProblemKind,
+        message: String,
+        span: Range<usize>,
+        label: &str,
+        help: Option<String>,
+    ) {
         let severity = if kind == ProblemKind::UnknownMetric {
             MietteSeverity::Warning
         } else {
@@ -413,12 +420,23 @@ impl Checker<'_> {
         }
     }
 
-    fn expression(&mut self, value: &Spanned<String>, names: &HashMap<String, Type>, want: Type) -> Option<Expr> {
+    fn expression(
+        &mut self,
+        value: &Spanned<String>,
+        names: &HashMap<String, Type>,
+        want: Type,
+    ) -> Option<Expr> {
         let parsed = match expr::parse(value.get_ref()) {
             Ok(e) => e,
             Err(e) => {
                 let span = self.inner_span(value, e.span);
-                self.push(ProblemKind::Expression, e.message.clone(), span, &e.message, None);
+                self.push(
+                    ProblemKind::Expression,
+                    e.message.clone(),
+                    span,
+                    &e.message,
+                    None,
+                );
                 return None;
             }
         };
@@ -455,7 +473,11 @@ impl Checker<'_> {
         }
     }
 
-    fn template(&mut self, value: &Spanned<String>, names: &HashMap<String, Type>) -> Option<Template> {
+    fn template(
+        &mut self,
+        value: &Spanned<String>,
+        names: &HashMap<String, Type>,
+    ) -> Option<Template> {
         match Template::parse(value.get_ref()) {
             Ok(t) => {
                 let mut ok = true;
@@ -478,7 +500,13 @@ impl Checker<'_> {
             }
             Err((message, span)) => {
                 let span = self.inner_span(value, span);
-                self.push(ProblemKind::Expression, message.clone(), span, &message, None);
+                self.push(
+                    ProblemKind::Expression,
+                    message.clone(),
+                    span,
+                    &message,
+                    None,
+                );
                 None
             }
         }
@@ -495,7 +523,9 @@ impl Checker<'_> {
                         let quoted = format!("\"{name}\"");
                         let at = self.text[span.clone()]
                             .find(&quoted)
-                            .map_or(span.clone(), |i| span.start + i..span.start + i + quoted.len());
+                            .map_or(span.clone(), |i| {
+                                span.start + i..span.start + i + quoted.len()
+                            });
                         let help = catalog::closest(name).map(|c| format!("did you mean `{c}`?"));
                         self.push(
                             ProblemKind::UnknownMetric,
@@ -538,7 +568,10 @@ fn candidate(raw: RawCandidate) -> Candidate {
 fn is_kebab_case(id: &str) -> bool {
     !id.is_empty()
         && id.split('-').all(|part| {
-            !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
         })
         && id.as_bytes()[0].is_ascii_lowercase()
 }
@@ -588,7 +621,11 @@ pub fn load_pack(name: &str, text: &str) -> Result<Pack, PackError> {
             )
         }
         None => (
-            name.rsplit('/').next().unwrap_or(name).trim_end_matches(".toml").to_owned(),
+            name.rsplit('/')
+                .next()
+                .unwrap_or(name)
+                .trim_end_matches(".toml")
+                .to_owned(),
             String::new(),
             String::new(),
         ),
@@ -616,7 +653,10 @@ pub fn load_pack(name: &str, text: &str) -> Result<Pack, PackError> {
                 Some("rule ids must be unique within and across packs".into()),
             );
             if let Some(last) = checker.problems.last_mut() {
-                last.also = Some(((first.start, first.end - first.start).into(), "first defined here".into()));
+                last.also = Some((
+                    (first.start, first.end - first.start).into(),
+                    "first defined here".into(),
+                ));
             }
         } else {
             seen.insert(id.clone(), raw_rule.id.span());
@@ -627,7 +667,10 @@ pub fn load_pack(name: &str, text: &str) -> Result<Pack, PackError> {
     }
     let mut unique: Vec<PackProblem> = Vec::new();
     for problem in checker.problems {
-        if !unique.iter().any(|p| p.span == problem.span && p.message == problem.message) {
+        if !unique
+            .iter()
+            .any(|p| p.span == problem.span && p.message == problem.message)
+        {
             unique.push(problem);
         }
     }
@@ -648,7 +691,11 @@ pub fn load_pack(name: &str, text: &str) -> Result<Pack, PackError> {
 }
 
 fn version_less(have: &str, need: &str) -> bool {
-    let parse = |v: &str| -> Vec<u64> { v.split('.').map(|p| p.trim().parse().unwrap_or(0)).collect() };
+    let parse = |v: &str| -> Vec<u64> {
+        v.split('.')
+            .map(|p| p.trim().parse().unwrap_or(0))
+            .collect()
+    };
     parse(have) < parse(need)
 }
 
@@ -688,7 +735,10 @@ fn validate_rule(checker: &mut Checker<'_>, raw: RawRule, pack: &str) -> Option<
                     default: *n,
                     description: String::new(),
                 },
-                RawParam::Table { default, description } => Param {
+                RawParam::Table {
+                    default,
+                    description,
+                } => Param {
                     default: *default,
                     description: description.clone(),
                 },
@@ -698,7 +748,13 @@ fn validate_rule(checker: &mut Checker<'_>, raw: RawRule, pack: &str) -> Option<
         .collect();
     for (name, value) in &raw.params {
         if !params[name].default.is_finite() {
-            checker.push(ProblemKind::BadValue, format!("parameter `{name}` is not a finite number"), value.span(), "not finite", None);
+            checker.push(
+                ProblemKind::BadValue,
+                format!("parameter `{name}` is not a finite number"),
+                value.span(),
+                "not finite",
+                None,
+            );
         }
     }
 
@@ -721,11 +777,18 @@ fn validate_rule(checker: &mut Checker<'_>, raw: RawRule, pack: &str) -> Option<
     let mut derived_names_everywhere: Option<Vec<String>> = None;
     let mut names_anywhere: HashMap<String, Type> = HashMap::new();
     for rv in raw_variants {
-        let mut names: HashMap<String, Type> = params.keys().map(|k| (k.clone(), Type::Number)).collect();
-        let inputs: IndexMap<String, Vec<Candidate>> =
-            rv.inputs.iter().map(|(k, v)| (k.clone(), checker.candidates(v))).collect();
-        let optional: IndexMap<String, Vec<Candidate>> =
-            rv.optional.iter().map(|(k, v)| (k.clone(), checker.candidates(v))).collect();
+        let mut names: HashMap<String, Type> =
+            params.keys().map(|k| (k.clone(), Type::Number)).collect();
+        let inputs: IndexMap<String, Vec<Candidate>> = rv
+            .inputs
+            .iter()
+            .map(|(k, v)| (k.clone(), checker.candidates(v)))
+            .collect();
+        let optional: IndexMap<String, Vec<Candidate>> = rv
+            .optional
+            .iter()
+            .map(|(k, v)| (k.clone(), checker.candidates(v)))
+            .collect();
         for name in inputs.keys().chain(optional.keys()) {
             names.insert(name.clone(), Type::Number);
         }
@@ -789,16 +852,21 @@ fn validate_rule(checker: &mut Checker<'_>, raw: RawRule, pack: &str) -> Option<
     let condition = expr::parse(raw.condition.get_ref()).ok();
     let message = Template::parse(raw.message.get_ref()).ok();
     let downgrade = raw.downgrade.as_ref().and_then(|d| {
-        checker.expression(&d.when, &common, Type::Bool).map(|when| Downgrade {
-            when,
-            because: d.because.clone(),
-        })
+        checker
+            .expression(&d.when, &common, Type::Bool)
+            .map(|when| Downgrade {
+                when,
+                because: d.because.clone(),
+            })
     });
     let lines = raw.lines.as_ref().and_then(|l| {
         if !params.contains_key(l.min_share.get_ref()) {
             checker.push(
                 ProblemKind::UnknownName,
-                format!("`{}` is not a parameter of this rule", l.min_share.get_ref()),
+                format!(
+                    "`{}` is not a parameter of this rule",
+                    l.min_share.get_ref()
+                ),
                 l.min_share.span(),
                 "lines.min_share names a parameter",
                 None,
@@ -874,10 +942,17 @@ fn validate_rule(checker: &mut Checker<'_>, raw: RawRule, pack: &str) -> Option<
     if !missing.is_empty() {
         checker.push(
             ProblemKind::MissingDocs,
-            format!("rule `{}` lacks documentation: {}", raw.id.get_ref(), missing.join(", ")),
+            format!(
+                "rule `{}` lacks documentation: {}",
+                raw.id.get_ref(),
+                missing.join(", ")
+            ),
             docs_span,
             "docs need what, why and fix",
-            Some("add `docs = { what = \"...\", why = \"...\", fix = \"...\", example = \"...\" }`".into()),
+            Some(
+                "add `docs = { what = \"...\", why = \"...\", fix = \"...\", example = \"...\" }`"
+                    .into(),
+            ),
         );
     }
     let errors_after = checker.problems.iter().filter(|p| p.is_error()).count();

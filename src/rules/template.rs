@@ -64,16 +64,28 @@ impl Template {
                 }
                 '{' => {
                     let Some(close) = text[i..].find('}').map(|j| i + j) else {
-                        return Err(("`{` is never closed; write `{{` for a brace".into(), i..text.len()));
+                        return Err((
+                            "`{` is never closed; write `{{` for a brace".into(),
+                            i..text.len(),
+                        ));
                     };
                     let inner = &text[i + 1..close];
                     let (name, spec) = inner.split_once(':').unwrap_or((inner, ""));
                     let name = name.trim();
-                    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-                        return Err((format!("`{{{inner}}}` is not a placeholder name"), i..close + 1));
+                    if name.is_empty()
+                        || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    {
+                        return Err((
+                            format!("`{{{inner}}}` is not a placeholder name"),
+                            i..close + 1,
+                        ));
                     }
-                    let format = parse_format(spec)
-                        .ok_or_else(|| (format!("unknown format `{spec}`: use .N, % or %.N"), i..close + 1))?;
+                    let format = parse_format(spec).ok_or_else(|| {
+                        (
+                            format!("unknown format `{spec}`: use .N, % or %.N"),
+                            i..close + 1,
+                        )
+                    })?;
                     if !literal.is_empty() {
                         segments.push(Segment::Text(std::mem::take(&mut literal)));
                     }
@@ -196,7 +208,7 @@ mod tests {
     fn placeholders_and_errors() {
         let t = Template::parse("{{x}} {a:.2} and { b }").unwrap();
         let names: Vec<_> = t.names().map(|(n, s)| (n, s.clone())).collect();
-        assert_eq!(names, [("a", 7..8), ("b", 20..21)]);
+        assert_eq!(names, [("a", 7..8), ("b", 19..20)]);
         assert_eq!(t.render(&|n| (n == "a").then_some(1.0)), "{x} 1.00 and ?");
         assert_eq!(Template::parse("oops {a").unwrap_err().1, 5..7);
         assert_eq!(Template::parse("{a:x}").unwrap_err().1, 0..5);

@@ -1,0 +1,258 @@
+//! Rule-pack errors: each is a diagnostic at the exact span in the TOML file,
+//! and a pack with errors is refused (exit 2).
+
+mod common;
+
+use common::{fixture, ncu_lint, stderr};
+use ncu_lint::rules::{PackError, ProblemKind, load_pack};
+
+fn load(name: &str) -> Result<ncu_lint::rules::Pack, PackError> {
+    let path = fixture(&format!("packs/{name}.toml"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    load_pack(&format!("packs/{name}.toml"), &text)
+}
+
+/// The single error of a broken pack: its kind, line and column, and the text under its span.
+fn only_error(name: &str) -> (ProblemKind, (usize, usize), String, String) {
+    let err = load(name).expect_err(name);
+    let errors: Vec<_> = err.problems.iter().filter(|p| p.is_error()).collect();
+    assert_eq!(errors.len(), 1, "{name}: {errors:#?}");
+    let problem = errors[0];
+    let text = problem.source.inner();
+    let span = &text[problem.span.offset()..problem.span.offset() + problem.span.len()];
+    (
+        problem.kind,
+        problem.line_column(),
+        span.to_owned(),
+        problem.message.clone(),
+    )
+}
+
+#[test]
+fn the_good_pack_loads() {
+    let pack = load("good").unwrap();
+    assert_eq!(
+        (pack.name.as_str(), pack.version.as_str()),
+        ("team", "1.0.0")
+    );
+    assert_eq!(pack.rules.len(), 1);
+    assert!(pack.warnings.is_empty());
+}
+
+#[test]
+fn toml_syntax_error() {
+    let (kind, at, _, message) = only_error("bad_syntax");
+    assert_eq!((kind, at), (ProblemKind::Syntax, (9, 20)));
+    assert!(message.contains("string"), "{message}");
+}
+
+#[test]
+fn unknown_key() {
+    let (kind, at, span, message) = only_error("bad_unknown_key");
+    assert_eq!(kind, ProblemKind::Syntax);
+    assert!(message.contains("severty"), "{message}");
+    assert_eq!(at.0, 10);
+    assert!(span.contains("severty"), "{span}");
+}
+
+#[test]
+fn unknown_input() {
+    let (kind, at, span, message) = only_error("bad_unknown_input");
+    assert_eq!(
+        (kind, at, span.as_str()),
+        (ProblemKind::UnknownName, (10, 30), "bytes_per_sectr")
+    );
+    assert_eq!(message, "unknown name `bytes_per_sectr`");
+}
+
+#[test]
+fn unknown_function() {
+    let (kind, at, span, _) = only_error("bad_unknown_function");
+    assert_eq!(
+        (kind, at, span.as_str()),
+        (ProblemKind::UnknownFunction, (10, 30), "sqrt")
+    );
+}
+
+#[test]
+fn type_error() {
+    let (kind, at, span, message) = only_error("bad_type");
+    assert_eq!(
+        (kind, at, span.as_str()),
+        (ProblemKind::Type, (10, 25), "bytes_per_sector < limit")
+    );
+    assert_eq!(message, "expected a number, found a truth value");
+}
+
+#[test]
+fn bad_severity() {
+    let (kind, at, span, _) = only_error("bad_severity");
+    assert_eq!(
+        (kind, at, span.as_str()),
+        (ProblemKind::BadValue, (9, 12), "\"fatal\"")
+    );
+}
+
+#[test]
+fn duplicate_id_points_at_both() {
+    let err = load("bad_duplicate_id").unwrap_err();
+    let problem = &err.problems[0];
+    assert_eq!(problem.kind, ProblemKind::DuplicateId);
+    assert_eq!(problem.line_column(), (18, 6));
+    let (also, label) = problem.also.as_ref().unwrap();
+    assert_eq!(
+        &problem.source.inner()[also.offset()..also.offset() + also.len()],
+        "\"few-bytes\""
+    );
+    assert_eq!(label, "first defined here");
+}
+
+#[test]
+fn id_not_kebab_case() {
+    let (kind, at, span, _) = only_error("bad_id");
+    assert_eq!(
+        (kind, at, span.as_str()),
+        (ProblemKind::BadId, (7, 6), "\"Few_Bytes\"")
+    );
+}
+
+#[test]
+fn deep_nesting_and_huge_numbers_are_errors_not_crashes() {
+    let (kind, at, _, message) = only_error("bad_deep_nesting");
+    assert_eq!(kind, ProblemKind::Expression);
+    assert_eq!(at.0, 10);
+    assert!(message.contains("deeper than 64"), "{message}");
+    let (kind, at, span, _) = only_error("bad_huge_number");
+    assert_eq!(
+        (kind, at, span.as_str()),
+        (ProblemKind::Expression, (10, 24), "1e999")
+    );
+}
+
+#[test]
+fn unknown_name_in_message() {
+    let (kind, at, span, _) = only_error("bad_message_name");
+    assert_eq!(
+        (kind, at, span.as_str()),
+        (ProblemKind::UnknownName, (11, 55), "total")
+    );
+}
+
+#[test]
+fn missing_docs() {
+    let (kind, at, _, message) = only_error("bad_missing_docs");
+    assert_eq!((kind, at.0), (ProblemKind::MissingDocs, 15));
+    assert!(message.ends_with("lacks documentation: fix"), "{message}");
+}
+
+#[test]
+fn unknown_metric_is_a_warning_with_did_you_mean() {
+    let pack = load("warn_unknown_metric").unwrap();
+    assert_eq!(pack.warnings.len(), 1);
+    let warning = &pack.warnings[0];
+    assert_eq!(warning.kind, ProblemKind::UnknownMetric);
+    assert_eq!(warning.line_column(), (12, 28));
+    assert_eq!(
+        warning.help.as_deref(),
+        Some("did you mean `smsp__sass_average_data_bytes_per_sector_mem_global_op_ld`?")
+    );
+}
+
+#[test]
+fn division_by_zero_is_undefined_at_run_time_not_a_crash() {
+    let out = ncu_lint(&[
+        "check",
+        "--no-default-rules",
+        "--rules",
+        &fixture("packs/division_by_zero.toml"),
+        &fixture("lab/raw.csv.xz"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn a_broken_pack_is_refused_with_exit_2_and_a_rendered_span() {
+    let out = ncu_lint(&[
+        "check",
+        "--rules",
+        "fixtures/packs/bad_type.toml",
+        "fixtures/lab/raw.csv.xz",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("rule pack fixtures/packs/bad_type.toml has 1 error(s); it was not loaded"),
+        "{err}"
+    );
+    assert!(
+        err.contains("fixtures/packs/bad_type.toml:10:25: expected a number, found a truth value"),
+        "{err}"
+    );
+    assert!(
+        err.contains("10 │ condition = \"sectors + (bytes_per_sector < limit)\""),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "nothing half-written");
+}
+
+#[test]
+fn a_team_pack_runs_beside_the_default_one() {
+    let out = ncu_lint(&[
+        "check",
+        "--format",
+        "json",
+        "--rules",
+        "fixtures/packs/good.toml",
+        "fixtures/lab/raw.csv.xz",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let few: Vec<u64> = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "few-bytes")
+        .map(|f| f["kernel"]["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(few, [2, 5, 22, 23], "loads below 16 bytes per sector");
+}
+
+#[test]
+fn a_rule_id_defined_by_two_packs_is_refused() {
+    let out = ncu_lint(&[
+        "check",
+        "--rules",
+        "fixtures/packs/good.toml",
+        "--rules",
+        "fixtures/packs/good.toml",
+        "fixtures/lab/raw.csv.xz",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("rule `few-bytes` is defined by both pack `team` and pack `team`")
+    );
+}
+
+#[test]
+fn the_default_pack_is_clean_and_documented() {
+    let packs = ncu_lint::rules::builtin_packs().unwrap();
+    assert!(packs[0].warnings.is_empty(), "{:?}", packs[0].warnings);
+    let ids: Vec<&str> = packs[0].rules.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "shared-bank-conflict",
+            "global-load-efficiency",
+            "global-store-efficiency",
+            "sector-waste",
+            "register-spill",
+            "local-memory"
+        ]
+    );
+    for rule in &packs[0].rules {
+        assert!(
+            !rule.docs.example.trim().is_empty(),
+            "{} lacks a CUDA example",
+            rule.id
+        );
+    }
+}
