@@ -17,4 +17,5 @@ pub mod ingest;
 pub mod model;
 pub mod report;
 pub mod rules;
+pub mod sources;
 pub mod value;

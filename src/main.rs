@@ -33,6 +33,15 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
         format: CheckFormat,
+        /// Colour in human output (`NO_COLOR` is respected under `auto`).
+        #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+        color: ColorChoice,
+        /// A directory to look for CUDA sources in, by their recorded path or file name.
+        #[arg(long, value_name = "DIR")]
+        source_root: Option<std::path::PathBuf>,
+        /// Rewrite recorded source paths that start with FROM to start with TO.
+        #[arg(long, value_name = "FROM=TO", value_parser = ncu_lint::sources::parse_path_map)]
+        path_map: Vec<(String, String)>,
         /// The least severity that fails the run (exit 1).
         #[arg(long, value_enum, default_value_t = FailOn::Warning)]
         fail_on: FailOn,
@@ -55,6 +64,17 @@ enum Command {
 enum CheckFormat {
     Human,
     Json,
+    Sarif,
+    Github,
+    Junit,
+    Markdown,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
 }
 
 /// The least severity that makes `check` exit 1.
@@ -110,6 +130,9 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
             rules,
             no_default_rules,
             format,
+            color,
+            source_root,
+            path_map,
             fail_on,
             files,
         } => {
@@ -117,8 +140,22 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
             let report = ingest::import(&files)?;
             let result = rules::check(&report, &active);
             let text = match format {
-                CheckFormat::Human => report::human::render(&result, &active),
+                CheckFormat::Human => {
+                    let sources =
+                        ncu_lint::sources::SourceLookup::new(&report, source_root, path_map);
+                    let style = report::human::Style {
+                        color: use_color(color),
+                        ..Default::default()
+                    };
+                    report::human::render(&report, &result, &active, &sources, style)
+                }
                 CheckFormat::Json => to_json_text(&report::json::to_json(&result))?,
+                CheckFormat::Sarif => {
+                    to_json_text(&report::sarif::to_sarif(&report, &result, &active))?
+                }
+                CheckFormat::Github => report::github::render(&report, &result),
+                CheckFormat::Junit => report::junit::render(&report, &result, fail_on.threshold()),
+                CheckFormat::Markdown => report::markdown::render(&result),
             };
             write_stdout(&text)?;
             let failed = fail_on
@@ -157,6 +194,19 @@ fn load_rules(paths: &[std::path::PathBuf], no_default: bool) -> miette::Result<
         write_stderr(&format!("{:?}", miette::Report::new(warning.clone())));
     }
     Ok(rules::activate(&packs)?)
+}
+
+/// Whether human output is coloured: `always`, or `auto` on a terminal without `NO_COLOR`.
+fn use_color(choice: ColorChoice) -> bool {
+    use std::io::IsTerminal;
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stdout().is_terminal()
+        }
+    }
 }
 
 fn to_json_text(json: &serde_json::Value) -> miette::Result<String> {

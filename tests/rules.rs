@@ -414,13 +414,3 @@ fn json_output_is_stable() {
     }
     insta::assert_json_snapshot!(json);
 }
-
-#[test]
-fn human_output_for_the_lab() {
-    let out = ncu_lint(&[
-        "check",
-        "fixtures/lab/raw.csv.xz",
-        "fixtures/lab/source_cuda_sass.csv.xz",
-    ]);
-    insta::assert_snapshot!(stdout(&out));
-}

@@ -1,15 +1,59 @@
-//! Text for people: findings grouped by kernel, worst kernel first, each with
-//! where to look and how to fix it, then a summary line and skipped rules.
+//! Text for people, rendered with miette: findings grouped by kernel, worst
+//! kernel first; a line-level finding shows its CUDA line (from the `.cu`
+//! file or the export's own source text) with a label, or the SASS
+//! instruction where there is no line information; a kernel-level finding
+//! shows the values that decided it and the export row. Each carries the
+//! rule's fix. A summary line and the skipped rules close the report.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 
 use indexmap::IndexMap;
+use miette::{
+    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, Severity as MietteSeverity,
+    SourceCode,
+};
 
-use super::count_by_severity;
-use crate::rules::{ActiveRule, CheckResult, Finding};
+use super::summary_line;
+use crate::ingest::Snippet;
+use crate::model::Report;
+use crate::rules::{ActiveRule, CheckResult, Finding, Severity};
+use crate::sources::SourceLookup;
 
-/// Renders a check for a terminal or a log.
-pub fn render(result: &CheckResult, rules: &[ActiveRule]) -> String {
+/// How the report is drawn.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    /// Use colour.
+    pub color: bool,
+    /// Wrap at this width.
+    pub width: usize,
+}
+
+impl Default for Style {
+    /// No colour, 100 columns: what logs and snapshots want.
+    fn default() -> Self {
+        Style {
+            color: false,
+            width: 100,
+        }
+    }
+}
+
+/// Renders a check.
+pub fn render(
+    report: &Report,
+    result: &CheckResult,
+    rules: &[ActiveRule],
+    sources: &SourceLookup<'_>,
+    style: Style,
+) -> String {
+    let theme = if style.color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(style.width)
+        .with_context_lines(1);
     let mut by_kernel: IndexMap<usize, Vec<&Finding>> = IndexMap::new();
     for finding in &result.findings {
         by_kernel.entry(finding.kernel).or_default().push(finding);
@@ -23,43 +67,23 @@ pub fn render(result: &CheckResult, rules: &[ActiveRule]) -> String {
             .then(a.cmp(b))
     });
     let mut out = String::new();
-    for (_, findings) in &kernels {
+    for (_, mut findings) in kernels {
         let first = findings[0];
         let id = first
             .kernel_id
             .map_or_else(|| "result ?".to_owned(), |id| format!("result {id}"));
-        let _ = writeln!(out, "{} [{id}]", first.kernel_name);
-        let mut sorted = findings.clone();
-        sorted.sort_by_key(|f| std::cmp::Reverse(f.severity));
-        for finding in sorted {
-            let _ = writeln!(
-                out,
-                "  {}[{}]: {}",
-                finding.severity.name(),
-                finding.rule,
-                finding.message
-            );
-            if let Some(location) = &finding.location {
-                let _ = write!(out, "    --> {}:{}", location.file, location.line);
-                if let Some(instruction) = &finding.instruction {
-                    let _ = write!(out, "  ({} at {})", instruction.sass, instruction.address);
-                }
-                out.push('\n');
-            }
-            if let Some(rule) = rules.iter().find(|r| r.rule.id == finding.rule) {
-                let _ = writeln!(out, "    = help: {}", rule.rule.docs.fix);
-            }
+        let _ = writeln!(out, "── {} [{id}]", first.kernel_name);
+        findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+        for finding in findings {
+            let help = rules
+                .iter()
+                .find(|r| r.rule.id == finding.rule)
+                .map(|r| r.rule.docs.fix.clone());
+            let diagnostic = FindingDiagnostic::new(report, finding, help, sources);
+            let _ = handler.render_report(&mut out, &diagnostic);
         }
-        out.push('\n');
     }
-    let (errors, warnings, notes) = count_by_severity(result);
-    let _ = writeln!(
-        out,
-        "{} kernels, {} findings ({errors} errors, {warnings} warnings, {notes} notes), {} rules skipped",
-        result.kernels,
-        result.findings.len(),
-        result.skipped.len()
-    );
+    let _ = writeln!(out, "{}", summary_line(result));
     for skip in &result.skipped {
         let _ = writeln!(
             out,
@@ -71,4 +95,141 @@ pub fn render(result: &CheckResult, rules: &[ActiveRule]) -> String {
         );
     }
     out
+}
+
+/// One finding as a miette diagnostic.
+#[derive(Debug)]
+struct FindingDiagnostic {
+    message: String,
+    code: String,
+    severity: Severity,
+    help: Option<String>,
+    snippet: Option<Snippet>,
+    label: Option<(usize, usize, String)>,
+    footer: String,
+}
+
+impl FindingDiagnostic {
+    fn new(
+        report: &Report,
+        finding: &Finding,
+        help: Option<String>,
+        sources: &SourceLookup<'_>,
+    ) -> Self {
+        let mut diagnostic = FindingDiagnostic {
+            message: finding.message.clone(),
+            code: finding.rule.clone(),
+            severity: finding.severity,
+            help,
+            snippet: None,
+            label: None,
+            footer: String::new(),
+        };
+        let instruction = finding
+            .instruction
+            .as_ref()
+            .map(|i| format!("{} at {}", i.sass, i.address));
+        match &finding.location {
+            Some(location) => {
+                let text = sources.line(&location.file, location.line);
+                match text {
+                    Some(text) => {
+                        let start = text.len() - text.trim_start().len();
+                        let label = instruction.unwrap_or_else(|| "here".to_owned());
+                        diagnostic.label = Some((start, text.trim().len().max(1), label));
+                        diagnostic.snippet = Some(Snippet::new(
+                            location.file.clone(),
+                            text,
+                            0,
+                            u64::from(location.line),
+                        ));
+                    }
+                    None => {
+                        diagnostic.footer = format!(
+                            "at {}:{}{}",
+                            location.file,
+                            location.line,
+                            instruction.map(|i| format!(" ({i})")).unwrap_or_default()
+                        );
+                    }
+                }
+            }
+            None => {
+                let values: Vec<String> = finding
+                    .values
+                    .iter()
+                    .filter_map(|(k, v)| {
+                        v.map(|v| {
+                            format!(
+                                "{k} = {}",
+                                super::super::rules::template::format_number(
+                                    v,
+                                    super::super::rules::template::Format::Auto
+                                )
+                            )
+                        })
+                    })
+                    .collect();
+                let export = report
+                    .files
+                    .get(finding.origin.file)
+                    .map_or("?", |f| f.path.as_str());
+                diagnostic.footer = format!(
+                    "decided by {}\nread from {export}:{}",
+                    values.join(", "),
+                    finding.origin.line
+                );
+                if let Some(i) = instruction {
+                    diagnostic
+                        .footer
+                        .push_str(&format!("\nworst instruction: {i}"));
+                }
+            }
+        }
+        diagnostic
+    }
+}
+
+impl fmt::Display for FindingDiagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        if !self.footer.is_empty() {
+            write!(f, "\n{}", self.footer)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for FindingDiagnostic {}
+
+impl Diagnostic for FindingDiagnostic {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(&self.code))
+    }
+
+    fn severity(&self) -> Option<MietteSeverity> {
+        Some(match self.severity {
+            Severity::Error => MietteSeverity::Error,
+            Severity::Warning => MietteSeverity::Warning,
+            Severity::Note => MietteSeverity::Advice,
+        })
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.snippet.as_ref().map(|s| s as &dyn SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let (start, len, label) = self.label.as_ref()?;
+        let snippet = self.snippet.as_ref()?;
+        Some(Box::new(std::iter::once(
+            LabeledSpan::new_primary_with_span(Some(label.clone()), snippet.span(*start, *len)),
+        )))
+    }
 }

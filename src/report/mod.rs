@@ -1,9 +1,16 @@
-//! Rendering a check's outcome: JSON ([`json`]) and text for people ([`human`]).
+//! Rendering a check's outcome: JSON ([`json`]), text for people
+//! ([`human`]), SARIF ([`sarif`]), GitHub workflow annotations ([`github`]),
+//! JUnit XML ([`junit`]) and a Markdown summary ([`markdown`]).
 
+pub mod github;
 pub mod human;
 pub mod json;
+pub mod junit;
+pub mod markdown;
+pub mod sarif;
 
-use crate::rules::{CheckResult, Severity};
+use crate::ingest::normalize_kernel_name;
+use crate::rules::{CheckResult, Finding, Severity};
 
 /// Findings counted by severity: (errors, warnings, notes).
 pub fn count_by_severity(result: &CheckResult) -> (usize, usize, usize) {
@@ -13,4 +20,47 @@ pub fn count_by_severity(result: &CheckResult) -> (usize, usize, usize) {
         count(Severity::Warning),
         count(Severity::Note),
     )
+}
+
+/// The one-line summary every format ends with.
+pub fn summary_line(result: &CheckResult) -> String {
+    let (errors, warnings, notes) = count_by_severity(result);
+    format!(
+        "{} kernels, {} findings ({errors} errors, {warnings} warnings, {notes} notes), {} rules skipped",
+        result.kernels,
+        result.findings.len(),
+        result.skipped.len()
+    )
+}
+
+/// A finding's identity, stable across re-profiling and reordering: its
+/// rule, the kernel's normalised name and its place (CUDA line or SASS
+/// address), never a measured value or a result ID.
+pub fn identity(finding: &Finding) -> String {
+    let place = match (&finding.location, &finding.instruction) {
+        (Some(location), _) => format!("{}:{}", location.file, location.line),
+        (None, Some(instruction)) => match instruction.offset {
+            Some(offset) => format!("+0x{offset:x}"),
+            None => instruction.sass.clone(),
+        },
+        (None, None) => "kernel".to_owned(),
+    };
+    format!(
+        "{}|{}|{place}",
+        finding.rule,
+        normalize_kernel_name(&finding.kernel_name)
+    )
+}
+
+/// A short stable hash of [`identity`], for SARIF fingerprints.
+///
+/// FNV-1a, written here because std's hasher is not stable across Rust
+/// releases and a fingerprint must be.
+pub fn fingerprint(finding: &Finding) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in identity(finding).bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{hash:016x}")
 }

@@ -56,6 +56,9 @@ pub struct Location {
 pub struct Instruction {
     /// Its address.
     pub address: String,
+    /// Its offset from the function's first instruction: unlike the
+    /// address, the same from one run to the next.
+    pub offset: Option<u64>,
     /// Its text.
     pub sass: String,
 }
@@ -329,6 +332,7 @@ fn findings(
             });
             finding.instruction = l.worst.map(|row| Instruction {
                 address: row.address.clone().unwrap_or_default(),
+                offset: instruction_offset(view, row),
                 sass: row.text.trim().to_owned(),
             });
             finding.values.insert("line_share".into(), Some(share));
@@ -348,6 +352,17 @@ fn findings(
         share(b).total_cmp(&share(a))
     });
     placed
+}
+
+/// An instruction's offset from the first instruction of its view.
+fn instruction_offset(view: &SourceView, row: &SourceRow) -> Option<u64> {
+    let parse = |a: &str| u64::from_str_radix(a.trim().trim_start_matches("0x"), 16).ok();
+    let base = view
+        .instructions
+        .iter()
+        .filter_map(|r| r.address.as_deref().and_then(parse))
+        .min()?;
+    parse(row.address.as_deref()?)?.checked_sub(base)
 }
 
 struct LineWeight<'a> {

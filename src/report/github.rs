@@ -1,0 +1,62 @@
+//! GitHub Actions workflow commands: one `::error`, `::warning` or `::notice`
+//! annotation per finding, at its CUDA line or at the export row.
+
+use std::fmt::Write as _;
+
+use super::summary_line;
+use crate::model::Report;
+use crate::rules::{CheckResult, Severity};
+
+/// The annotations for a check, then the summary line.
+pub fn render(report: &Report, result: &CheckResult) -> String {
+    let mut out = String::new();
+    for finding in &result.findings {
+        let command = match finding.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "notice",
+        };
+        let (file, line) = match &finding.location {
+            Some(location) => (location.file.clone(), u64::from(location.line)),
+            None => (
+                report
+                    .files
+                    .get(finding.origin.file)
+                    .map_or_else(String::new, |f| f.path.clone()),
+                finding.origin.line,
+            ),
+        };
+        let _ = writeln!(
+            out,
+            "::{command} file={},line={line},title={}::{}",
+            escape_property(&file),
+            escape_property(&format!("{} ({})", finding.rule, finding.kernel_name)),
+            escape_data(&finding.message)
+        );
+    }
+    let _ = writeln!(out, "{}", summary_line(result));
+    out
+}
+
+/// Escapes a message as workflow commands require.
+fn escape_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a property value, where `:` and `,` also separate.
+fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping() {
+        assert_eq!(escape_data("50% a\nb"), "50%25 a%0Ab");
+        assert_eq!(escape_property("f(a, b): x"), "f(a%2C b)%3A x");
+    }
+}

@@ -1,0 +1,108 @@
+//! JUnit XML: one test case per kernel, one failure per finding at or above
+//! the failing severity, notes as system output.
+
+use std::fmt::Write as _;
+
+use crate::model::Report;
+use crate::rules::{CheckResult, Severity};
+
+/// The JUnit document for a check; `fail_at` is the least failing severity.
+pub fn render(report: &Report, result: &CheckResult, fail_at: Option<Severity>) -> String {
+    let fails = |s: Severity| fail_at.is_some_and(|t| s >= t);
+    let failures = result.findings.iter().filter(|f| fails(f.severity)).count();
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"ncu-lint\" tests=\"{}\" failures=\"{failures}\">",
+        report.kernels.len()
+    );
+    let _ = writeln!(
+        out,
+        "  <testsuite name=\"ncu-lint\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"0\">",
+        report.kernels.len()
+    );
+    for (index, kernel) in report.kernels.iter().enumerate() {
+        let name = match kernel.id {
+            Some(id) => format!("{} [result {id}]", kernel.name),
+            None => kernel.name.clone(),
+        };
+        let findings: Vec<_> = result
+            .findings
+            .iter()
+            .filter(|f| f.kernel == index)
+            .collect();
+        let _ = write!(
+            out,
+            "    <testcase classname=\"ncu-lint\" name=\"{}\"",
+            escape(&name)
+        );
+        if findings.is_empty() {
+            out.push_str("/>\n");
+            continue;
+        }
+        out.push_str(">\n");
+        let mut notes = String::new();
+        for finding in findings {
+            let place = finding
+                .location
+                .as_ref()
+                .map(|l| format!(" at {}:{}", l.file, l.line))
+                .unwrap_or_default();
+            let text = format!(
+                "{}[{}]{place}: {}",
+                finding.severity.name(),
+                finding.rule,
+                finding.message
+            );
+            if fails(finding.severity) {
+                let _ = writeln!(
+                    out,
+                    "      <failure type=\"{}\" message=\"{}\">{}</failure>",
+                    escape(&finding.rule),
+                    escape(&finding.message),
+                    escape(&text)
+                );
+            } else {
+                notes.push_str(&text);
+                notes.push('\n');
+            }
+        }
+        if !notes.is_empty() {
+            let _ = writeln!(out, "      <system-out>{}</system-out>", escape(&notes));
+        }
+        out.push_str("    </testcase>\n");
+    }
+    out.push_str("  </testsuite>\n</testsuites>\n");
+    out
+}
+
+/// Escapes text for XML attributes and content.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t' | '\r') => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xml_escaping() {
+        assert_eq!(
+            escape("smem_stride<float, 32>(float *, int) & \"x\""),
+            "smem_stride&lt;float, 32&gt;(float *, int) &amp; &quot;x&quot;"
+        );
+        assert_eq!(escape("a\u{1}b"), "ab");
+    }
+}

@@ -1,0 +1,93 @@
+//! CUDA source text for findings: from the `.cu` file on disk when it can be
+//! found (`--source-root`, `--path-map FROM=TO` for reports made on another
+//! machine), else from the export itself (a `--print-source cuda` listing, or
+//! the CUDA rows of the source page).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::model::Report;
+
+/// Finds source lines by (file as the profile recorded it, line).
+pub struct SourceLookup<'a> {
+    report: &'a Report,
+    root: Option<PathBuf>,
+    maps: Vec<(String, String)>,
+    disk: RefCell<HashMap<String, Option<Vec<String>>>>,
+}
+
+impl<'a> SourceLookup<'a> {
+    /// A lookup over `report`, also searching `root` and applying `maps` in order.
+    pub fn new(report: &'a Report, root: Option<PathBuf>, maps: Vec<(String, String)>) -> Self {
+        SourceLookup {
+            report,
+            root,
+            maps,
+            disk: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// Line `line` (1-based) of `file`, if any source of it is at hand.
+    pub fn line(&self, file: &str, line: u32) -> Option<String> {
+        let index = (line as usize).checked_sub(1)?;
+        if let Some(lines) = self.disk_lines(file) {
+            return lines.get(index).cloned();
+        }
+        if let Some(listing) = self.report.source_files.iter().find(|f| f.path == file) {
+            if let Some(text) = listing.lines.get(index) {
+                return Some(text.clone());
+            }
+        }
+        self.report
+            .kernels
+            .iter()
+            .filter_map(|k| k.source.as_ref())
+            .filter(|s| s.file.as_deref() == Some(file))
+            .flat_map(|s| s.lines.iter())
+            .find(|row| row.line == Some(line))
+            .map(|row| row.text.clone())
+    }
+
+    /// The path on this machine where `file` is found, if any.
+    pub fn local_path(&self, file: &str) -> Option<PathBuf> {
+        let mut candidates: Vec<PathBuf> = Vec::new();
+        let mut mapped = file.to_owned();
+        for (from, to) in &self.maps {
+            if let Some(rest) = file.strip_prefix(from.as_str()) {
+                mapped = format!("{to}{rest}");
+                break;
+            }
+        }
+        candidates.push(PathBuf::from(&mapped));
+        if let Some(root) = &self.root {
+            candidates.push(root.join(mapped.trim_start_matches('/')));
+            if let Some(name) = Path::new(file).file_name() {
+                candidates.push(root.join(name));
+            }
+        }
+        candidates.into_iter().find(|p| p.is_file())
+    }
+
+    fn disk_lines(&self, file: &str) -> Option<Vec<String>> {
+        if let Some(cached) = self.disk.borrow().get(file) {
+            return cached.clone();
+        }
+        let lines = self
+            .local_path(file)
+            .and_then(|p| std::fs::read_to_string(p).ok())
+            .map(|text| text.lines().map(str::to_owned).collect::<Vec<_>>());
+        self.disk
+            .borrow_mut()
+            .insert(file.to_owned(), lines.clone());
+        lines
+    }
+}
+
+/// Parses `FROM=TO`.
+pub fn parse_path_map(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((from, to)) if !from.is_empty() => Ok((from.to_owned(), to.to_owned())),
+        _ => Err(format!("`{text}` is not FROM=TO")),
+    }
+}
