@@ -12,10 +12,13 @@
 // on the way out, so their size costs nothing on the hot path.
 #![allow(clippy::result_large_err)]
 
+pub mod config;
 pub mod dump;
 pub mod ingest;
+pub mod lint;
 pub mod model;
 pub mod report;
 pub mod rules;
 pub mod sources;
+pub mod suppress;
 pub mod value;

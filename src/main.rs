@@ -1,20 +1,25 @@
 //! The `ncu-lint` command line: argument parsing and exit codes.
 //!
 //! Exit codes: 0 clean, 1 findings at or above the failing severity, 2 an
-//! input, rule-pack or usage error.
+//! input, rule-pack, configuration or usage error.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use ncu_lint::config::{self, Pattern, Settings};
 use ncu_lint::rules::{self, ActiveRule, Severity};
-use ncu_lint::{dump, ingest, report};
+use ncu_lint::sources::SourceLookup;
+use ncu_lint::{dump, ingest, lint, report};
 
 /// Lint NVIDIA Nsight Compute profiles (`ncu --csv` exports).
 #[derive(Parser)]
 #[command(name = "ncu-lint", version, about, long_about = None)]
-#[command(after_help = "Exit status: 0 clean, 1 findings, 2 input or usage error.")]
+#[command(
+    after_help = "Exit status: 0 clean, 1 findings, 2 input, rule-pack, configuration or usage error."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -22,14 +27,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Lint exports of one report with the rule packs in effect.
+    /// Lint exports of one report with the rules in effect.
     Check {
-        /// A rule pack file, or a directory of packs, in addition to the default pack.
-        #[arg(long = "rules", value_name = "PATH")]
-        rules: Vec<std::path::PathBuf>,
-        /// Leave the built-in memory pack out.
-        #[arg(long)]
-        no_default_rules: bool,
+        #[command(flatten)]
+        rules: RuleOptions,
         /// Output format.
         #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
         format: CheckFormat,
@@ -38,16 +39,31 @@ enum Command {
         color: ColorChoice,
         /// A directory to look for CUDA sources in, by their recorded path or file name.
         #[arg(long, value_name = "DIR")]
-        source_root: Option<std::path::PathBuf>,
+        source_root: Option<PathBuf>,
         /// Rewrite recorded source paths that start with FROM to start with TO.
         #[arg(long, value_name = "FROM=TO", value_parser = ncu_lint::sources::parse_path_map)]
         path_map: Vec<(String, String)>,
-        /// The least severity that fails the run (exit 1).
-        #[arg(long, value_enum, default_value_t = FailOn::Warning)]
-        fail_on: FailOn,
+        /// The least severity that fails the run (exit 1) [default: warning, or the config's fail_on].
+        #[arg(long, value_enum)]
+        fail_on: Option<FailOn>,
         /// Export files of one report (any `ncu --csv` form, plain or xz; `-` for stdin).
         #[arg(required = true)]
         files: Vec<String>,
+    },
+    /// List the rules in effect: id, severity, pack and title.
+    Rules {
+        #[command(flatten)]
+        rules: RuleOptions,
+    },
+    /// Print a rule's documentation, inputs and parameters.
+    Explain {
+        #[command(flatten)]
+        rules: RuleOptions,
+        /// The rule id.
+        id: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
+        format: ExplainFormat,
     },
     /// Print the model imported from exports of one report.
     Dump {
@@ -60,6 +76,35 @@ enum Command {
     },
 }
 
+/// Which rules run, and how: packs, configuration and overrides.
+#[derive(Args)]
+struct RuleOptions {
+    /// A rule pack file, or a directory of packs, in addition to the default pack.
+    #[arg(long = "rules", value_name = "PATH")]
+    packs: Vec<PathBuf>,
+    /// Leave the built-in memory pack out.
+    #[arg(long)]
+    no_default_rules: bool,
+    /// The configuration file [default: ncu-lint.toml here or in a directory above].
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Read no configuration file.
+    #[arg(long, conflicts_with = "config")]
+    no_config: bool,
+    /// Run only these rules (ids or globs; `ncu/*` adds Nsight Compute's own rules).
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    select: Vec<String>,
+    /// Do not run these rules (ids or globs).
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    ignore: Vec<String>,
+    /// Set a rule's severity: ID=error|warning|note|off.
+    #[arg(long, value_name = "ID=LEVEL")]
+    severity: Vec<String>,
+    /// Set a rule parameter: ID.NAME=VALUE.
+    #[arg(long, value_name = "ID.NAME=VALUE")]
+    param: Vec<String>,
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum CheckFormat {
     Human,
@@ -68,6 +113,12 @@ enum CheckFormat {
     Github,
     Junit,
     Markdown,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ExplainFormat {
+    Text,
+    Json,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -128,7 +179,6 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
     match cli.command {
         Command::Check {
             rules,
-            no_default_rules,
             format,
             color,
             source_root,
@@ -136,13 +186,16 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
             fail_on,
             files,
         } => {
-            let active = load_rules(&rules, no_default_rules)?;
+            let (active, settings) = load_rules(&rules)?;
             let report = ingest::import(&files)?;
-            let result = rules::check(&report, &active);
+            let sources = SourceLookup::new(&report, source_root, path_map);
+            let result = lint::lint(&report, &active, &settings, &sources);
+            let threshold = match fail_on {
+                Some(f) => f.threshold(),
+                None => settings.fail_on.unwrap_or(Some(Severity::Warning)),
+            };
             let text = match format {
                 CheckFormat::Human => {
-                    let sources =
-                        ncu_lint::sources::SourceLookup::new(&report, source_root, path_map);
                     let style = report::human::Style {
                         color: use_color(color),
                         ..Default::default()
@@ -154,18 +207,48 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
                     to_json_text(&report::sarif::to_sarif(&report, &result, &active))?
                 }
                 CheckFormat::Github => report::github::render(&report, &result),
-                CheckFormat::Junit => report::junit::render(&report, &result, fail_on.threshold()),
+                CheckFormat::Junit => report::junit::render(&report, &result, threshold),
                 CheckFormat::Markdown => report::markdown::render(&result),
             };
             write_stdout(&text)?;
-            let failed = fail_on
-                .threshold()
-                .is_some_and(|t| result.findings.iter().any(|f| f.severity >= t));
+            let failed = threshold.is_some_and(|t| result.findings.iter().any(|f| f.severity >= t));
             Ok(if failed {
                 ExitCode::from(1)
             } else {
                 ExitCode::SUCCESS
             })
+        }
+        Command::Rules { rules } => {
+            let (active, _) = load_rules(&rules)?;
+            let mut text = String::new();
+            for rule in &active {
+                text.push_str(&format!(
+                    "{:<26} {:<8} {:<10} {}\n",
+                    rule.rule.id,
+                    rule.severity.name(),
+                    rule.rule.pack,
+                    rule.rule.title
+                ));
+            }
+            write_stdout(&text)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Explain { rules, id, format } => {
+            let (active, _) = load_rules(&rules)?;
+            let Some(rule) = active.iter().find(|r| r.rule.id == id) else {
+                let known: Vec<&str> = active.iter().map(|r| r.rule.id.as_str()).collect();
+                return Err(miette::miette!(
+                    code = "ncu_lint::explain::unknown_rule",
+                    help = format!("rules in effect: {}", known.join(", ")),
+                    "no rule `{id}` is in effect"
+                ));
+            };
+            let text = match format {
+                ExplainFormat::Text => ncu_lint::rules::explain::to_text(rule),
+                ExplainFormat::Json => to_json_text(&ncu_lint::rules::explain::to_json(rule))?,
+            };
+            write_stdout(&text)?;
+            Ok(ExitCode::SUCCESS)
         }
         Command::Dump { format, files } => {
             let report = ingest::import(&files)?;
@@ -179,21 +262,64 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
     }
 }
 
-/// The packs in effect: the built-in ones unless left out, then `paths`.
-/// Pack warnings (unknown metric names) go to stderr; errors refuse the run.
-fn load_rules(paths: &[std::path::PathBuf], no_default: bool) -> miette::Result<Vec<ActiveRule>> {
-    let mut packs = if no_default {
+/// The rules in effect and the settings: the configuration file (found or
+/// given), then the command line over it; the built-in packs unless left
+/// out, the config's packs, then `--rules`. Pack warnings go to stderr.
+fn load_rules(options: &RuleOptions) -> miette::Result<(Vec<ActiveRule>, Settings)> {
+    let mut settings = match (&options.config, options.no_config) {
+        (Some(path), _) => config::load(path)?,
+        (None, true) => Settings::default(),
+        (None, false) => match std::env::current_dir()
+            .ok()
+            .and_then(|d| config::discover(&d))
+        {
+            Some(path) => config::load(&path)?,
+            None => Settings::default(),
+        },
+    };
+    if !options.select.is_empty() {
+        settings.select = options.select.iter().map(|s| Pattern::glob(s)).collect();
+    }
+    settings
+        .ignore
+        .extend(options.ignore.iter().map(|s| Pattern::glob(s)));
+    for entry in &options.severity {
+        let (id, level) = entry
+            .split_once('=')
+            .and_then(|(id, level)| Some((id, config::parse_level(level)?)))
+            .ok_or_else(|| {
+                miette::miette!("--severity {entry}: expected ID=error|warning|note|off")
+            })?;
+        settings
+            .severity
+            .insert(id.to_owned(), (level, config::Origin::default()));
+    }
+    for entry in &options.param {
+        let parsed = entry.split_once('=').and_then(|(key, value)| {
+            let (id, name) = key.rsplit_once('.')?;
+            Some((id, name, value.trim().parse::<f64>().ok()?))
+        });
+        let (id, name, value) = parsed.ok_or_else(|| {
+            miette::miette!("--param {entry}: expected ID.NAME=VALUE with a number")
+        })?;
+        settings.params.insert(
+            (id.to_owned(), name.to_owned()),
+            (value, config::Origin::default()),
+        );
+    }
+    let mut packs = if options.no_default_rules {
         Vec::new()
     } else {
         rules::builtin_packs()?
     };
-    for path in paths {
+    for path in settings.packs.iter().chain(options.packs.iter()) {
         packs.extend(rules::load_path(path)?);
     }
     for warning in packs.iter().flat_map(|p| p.warnings.iter()) {
         write_stderr(&format!("{:?}", miette::Report::new(warning.clone())));
     }
-    Ok(rules::activate(&packs)?)
+    let active = settings.apply(rules::activate(&packs)?)?;
+    Ok((active, settings))
 }
 
 /// Whether human output is coloured: `always`, or `auto` on a terminal without `NO_COLOR`.

@@ -49,6 +49,36 @@ impl<'a> SourceLookup<'a> {
             .map(|row| row.text.clone())
     }
 
+    /// Every line of `file` at hand: the whole file when it is on disk or
+    /// listed in the export, else the CUDA rows of the source page.
+    pub fn all_lines(&self, file: &str) -> Vec<(u32, String)> {
+        let numbered = |lines: &[String]| -> Vec<(u32, String)> {
+            lines
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (i as u32 + 1, t.clone()))
+                .collect()
+        };
+        if let Some(lines) = self.disk_lines(file) {
+            return numbered(&lines);
+        }
+        if let Some(listing) = self.report.source_files.iter().find(|f| f.path == file) {
+            return numbered(&listing.lines);
+        }
+        let mut rows: Vec<(u32, String)> = self
+            .report
+            .kernels
+            .iter()
+            .filter_map(|k| k.source.as_ref())
+            .filter(|s| s.file.as_deref() == Some(file))
+            .flat_map(|s| s.lines.iter())
+            .filter_map(|row| Some((row.line?, row.text.clone())))
+            .collect();
+        rows.sort();
+        rows.dedup();
+        rows
+    }
+
     /// The path on this machine where `file` is found, if any.
     pub fn local_path(&self, file: &str) -> Option<PathBuf> {
         let mut candidates: Vec<PathBuf> = Vec::new();

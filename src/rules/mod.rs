@@ -12,6 +12,7 @@
 pub mod catalog;
 pub mod engine;
 pub mod error;
+pub mod explain;
 pub mod expr;
 pub mod pack;
 pub mod template;

@@ -1,0 +1,100 @@
+//! `ncu-lint explain ID`: a rule's documentation, where its inputs come
+//! from, and its parameters, as text or JSON.
+
+use std::fmt::Write as _;
+
+use serde_json::{Value as Json, json};
+
+use super::engine::ActiveRule;
+use super::pack::Candidate;
+
+fn candidate_text(candidate: &Candidate) -> String {
+    match candidate {
+        Candidate::Metric(name) => format!("metric `{name}`"),
+        Candidate::Label { section, label } => {
+            format!("details label `{label}` in section `{section}`")
+        }
+        Candidate::Source(sum) => {
+            let mut text = format!("source page: sum of `{}`", sum.column);
+            if let Some(times) = &sum.times {
+                text.push_str(&format!(" x `{times}`"));
+            }
+            if sum.scale != 1.0 {
+                text.push_str(&format!(" x {}", sum.scale));
+            }
+            if !sum.filter.is_empty() {
+                let filter: Vec<String> = sum
+                    .filter
+                    .iter()
+                    .map(|(c, v)| format!("{c} = {v}"))
+                    .collect();
+                text.push_str(&format!(" where {}", filter.join(", ")));
+            }
+            text
+        }
+    }
+}
+
+/// The rule's documentation as text.
+pub fn to_text(active: &ActiveRule) -> String {
+    let rule = &active.rule;
+    let mut out = String::new();
+    let _ = writeln!(out, "# {} ({})\n", rule.title, rule.id);
+    let _ = writeln!(
+        out,
+        "pack: {}; severity: {}\n",
+        rule.pack,
+        active.severity.name()
+    );
+    let _ = writeln!(out, "## What it finds\n{}\n", rule.docs.what.trim());
+    let _ = writeln!(out, "## Why it matters\n{}\n", rule.docs.why.trim());
+    let _ = writeln!(out, "## How to fix it\n{}\n", rule.docs.fix.trim());
+    if !rule.docs.example.trim().is_empty() {
+        let _ = writeln!(out, "## Example\n{}\n", rule.docs.example.trim_end());
+    }
+    if !active.params.is_empty() {
+        let _ = writeln!(out, "## Parameters");
+        for (name, value) in &active.params {
+            let param = &rule.params[name];
+            let _ = writeln!(
+                out,
+                "- {name} = {value} (default {}): {}",
+                param.default, param.description
+            );
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(
+        out,
+        "## Inputs (first variant whose inputs a kernel has is used)"
+    );
+    for variant in &rule.variants {
+        let _ = writeln!(out, "{}:", variant.name);
+        for (name, candidates) in variant.inputs.iter().chain(variant.optional.iter()) {
+            let list: Vec<String> = candidates.iter().map(candidate_text).collect();
+            let _ = writeln!(out, "  {name}: {}", list.join(", or "));
+        }
+    }
+    out
+}
+
+/// The rule's documentation as JSON.
+pub fn to_json(active: &ActiveRule) -> Json {
+    let rule = &active.rule;
+    json!({
+        "id": rule.id,
+        "title": rule.title,
+        "pack": rule.pack,
+        "severity": active.severity,
+        "docs": rule.docs,
+        "params": active.params.iter().map(|(k, v)| (k.clone(), json!({
+            "value": v,
+            "default": rule.params[k].default,
+            "description": rule.params[k].description,
+        }))).collect::<serde_json::Map<_, _>>(),
+        "variants": rule.variants.iter().map(|v| json!({
+            "name": v.name,
+            "inputs": v.inputs.iter().map(|(k, c)| (k.clone(), json!(c.iter().map(candidate_text).collect::<Vec<_>>()))).collect::<serde_json::Map<_, _>>(),
+        })).collect::<Vec<_>>(),
+    })
+}
