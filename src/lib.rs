@@ -12,7 +12,9 @@
 // on the way out, so their size costs nothing on the hot path.
 #![allow(clippy::result_large_err)]
 
+pub mod baseline;
 pub mod config;
+pub mod diff;
 pub mod dump;
 pub mod ingest;
 pub mod lint;

@@ -46,14 +46,45 @@ enum Command {
         /// The least severity that fails the run (exit 1) [default: warning, or the config's fail_on].
         #[arg(long, value_enum)]
         fail_on: Option<FailOn>,
+        /// Report only findings not in this baseline, and list its stale entries.
+        #[arg(long, value_name = "FILE")]
+        baseline: Option<PathBuf>,
+        /// Record the current findings as the baseline in FILE (and exit 0).
+        #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+        write_baseline: Option<PathBuf>,
         /// Export files of one report (any `ncu --csv` form, plain or xz; `-` for stdin).
         #[arg(required = true)]
         files: Vec<String>,
     },
-    /// List the rules in effect: id, severity, pack and title.
+    /// Compare two profiles: new and fixed findings, and regressions.
+    Diff {
+        #[command(flatten)]
+        rules: RuleOptions,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
+        format: DiffFormat,
+        /// A quantity regresses when worse by more than this fraction of its base value...
+        #[arg(long, default_value_t = 0.05)]
+        tolerance_rel: f64,
+        /// ...and by more than this amount.
+        #[arg(long, default_value_t = 0.01)]
+        tolerance_abs: f64,
+        /// The least severity of a new finding that fails the run.
+        #[arg(long, value_enum)]
+        fail_on: Option<FailOn>,
+        /// Export files of the base profile.
+        #[arg(required = true)]
+        base: Vec<String>,
+        /// Export files of the head profile.
+        #[arg(long, required = true, num_args = 1..)]
+        against: Vec<String>,
+    },
+    /// List the rules in effect (id, severity, pack, title), or check or test a pack.
     Rules {
         #[command(flatten)]
         rules: RuleOptions,
+        #[command(subcommand)]
+        action: Option<RulesAction>,
     },
     /// Print a rule's documentation, inputs and parameters.
     Explain {
@@ -74,6 +105,27 @@ enum Command {
         #[arg(required = true)]
         files: Vec<String>,
     },
+}
+
+#[derive(Subcommand)]
+enum RulesAction {
+    /// Validate a pack (file or directory) and its tests without running a profile.
+    Check {
+        /// The pack.
+        path: PathBuf,
+    },
+    /// Run the tests a pack carries: exports and the findings they must and must not give.
+    Test {
+        /// The pack.
+        path: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DiffFormat {
+    Human,
+    Json,
+    Markdown,
 }
 
 /// Which rules run, and how: packs, configuration and overrides.
@@ -184,12 +236,30 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
             source_root,
             path_map,
             fail_on,
+            baseline,
+            write_baseline,
             files,
         } => {
             let (active, settings) = load_rules(&rules)?;
             let report = ingest::import(&files)?;
             let sources = SourceLookup::new(&report, source_root, path_map);
-            let result = lint::lint(&report, &active, &settings, &sources);
+            let mut result = lint::lint(&report, &active, &settings, &sources);
+            if let Some(path) = write_baseline {
+                let text = ncu_lint::baseline::Baseline::from_findings(&result.findings).to_toml();
+                ncu_lint::baseline::write_atomically(&path, &text).map_err(|e| {
+                    miette::miette!("cannot write baseline {}: {e}", path.display())
+                })?;
+                write_stderr(&format!(
+                    "ncu-lint: wrote {} finding(s) to baseline {}",
+                    result.findings.len(),
+                    path.display()
+                ));
+                return Ok(ExitCode::SUCCESS);
+            }
+            let mut stale = Vec::new();
+            if let Some(path) = &baseline {
+                stale = ncu_lint::baseline::Baseline::load(path)?.filter(&mut result);
+            }
             let threshold = match fail_on {
                 Some(f) => f.threshold(),
                 None => settings.fail_on.unwrap_or(Some(Severity::Warning)),
@@ -211,6 +281,12 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
                 CheckFormat::Markdown => report::markdown::render(&result),
             };
             write_stdout(&text)?;
+            for entry in &stale {
+                write_stderr(&format!(
+                    "ncu-lint: stale baseline entry: {} on `{}` at {} no longer occurs",
+                    entry.rule, entry.kernel, entry.place
+                ));
+            }
             let failed = threshold.is_some_and(|t| result.findings.iter().any(|f| f.severity >= t));
             Ok(if failed {
                 ExitCode::from(1)
@@ -218,7 +294,107 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
                 ExitCode::SUCCESS
             })
         }
-        Command::Rules { rules } => {
+        Command::Diff {
+            rules,
+            format,
+            tolerance_rel,
+            tolerance_abs,
+            fail_on,
+            base,
+            against,
+        } => {
+            let (active, settings) = load_rules(&rules)?;
+            let base_report = ingest::import(&base)?;
+            let head_report = ingest::import(&against)?;
+            let base_sources = SourceLookup::new(&base_report, None, Vec::new());
+            let head_sources = SourceLookup::new(&head_report, None, Vec::new());
+            let base_result = lint::lint(&base_report, &active, &settings, &base_sources);
+            let head_result = lint::lint(&head_report, &active, &settings, &head_sources);
+            let tolerance = ncu_lint::diff::Tolerance {
+                relative: tolerance_rel,
+                absolute: tolerance_abs,
+            };
+            let result = ncu_lint::diff::diff(
+                (&base_report, &base_result),
+                (&head_report, &head_result),
+                tolerance,
+            );
+            let text = match format {
+                DiffFormat::Human => ncu_lint::diff::to_text(&result),
+                DiffFormat::Json => to_json_text(&ncu_lint::diff::to_json(&result))?,
+                DiffFormat::Markdown => ncu_lint::diff::to_markdown(&result),
+            };
+            write_stdout(&text)?;
+            let threshold = match fail_on {
+                Some(f) => f.threshold(),
+                None => settings.fail_on.unwrap_or(Some(Severity::Warning)),
+            };
+            Ok(if result.failed(threshold) {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Command::Rules {
+            rules: _,
+            action: Some(action),
+        } => {
+            let (path, run_tests) = match action {
+                RulesAction::Check { path } => (path, false),
+                RulesAction::Test { path } => (path, true),
+            };
+            let packs = rules::load_path(&path)?;
+            let mut text = String::new();
+            let mut failed = false;
+            for pack in &packs {
+                for warning in &pack.warnings {
+                    write_stderr(&format!("{:?}", miette::Report::new(warning.clone())));
+                }
+                let dir = std::path::Path::new(pack.source.name())
+                    .parent()
+                    .unwrap_or(std::path::Path::new("."))
+                    .to_owned();
+                let problems = rules::packtest::check_tests(pack, &dir);
+                if !problems.is_empty() {
+                    return Err(rules::PackError {
+                        path: pack.source.name().to_owned(),
+                        problems,
+                    }
+                    .into());
+                }
+                text.push_str(&format!(
+                    "pack {} {}: {} rules, {} tests: valid\n",
+                    pack.name,
+                    pack.version,
+                    pack.rules.len(),
+                    pack.tests.len()
+                ));
+                if run_tests {
+                    for outcome in rules::packtest::run_tests(pack, &dir)? {
+                        let status = if outcome.failures.is_empty() {
+                            "ok"
+                        } else {
+                            "FAILED"
+                        };
+                        text.push_str(&format!("test {} ... {status}\n", outcome.name));
+                        for failure in &outcome.failures {
+                            text.push_str(&format!("    {failure}\n"));
+                        }
+                        failed |= !outcome.failures.is_empty();
+                    }
+                }
+            }
+            write_stdout(&text)?;
+            Ok(if failed {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Command::Rules {
+            rules,
+            action: None,
+        } => {
             let (active, _) = load_rules(&rules)?;
             let mut text = String::new();
             for rule in &active {

@@ -37,18 +37,11 @@ pub fn summary_line(result: &CheckResult) -> String {
 /// rule, the kernel's normalised name and its place (CUDA line or SASS
 /// address), never a measured value or a result ID.
 pub fn identity(finding: &Finding) -> String {
-    let place = match (&finding.location, &finding.instruction) {
-        (Some(location), _) => format!("{}:{}", location.file, location.line),
-        (None, Some(instruction)) => match instruction.offset {
-            Some(offset) => format!("+0x{offset:x}"),
-            None => instruction.sass.clone(),
-        },
-        (None, None) => "kernel".to_owned(),
-    };
     format!(
-        "{}|{}|{place}",
+        "{}|{}|{}",
         finding.rule,
-        normalize_kernel_name(&finding.kernel_name)
+        normalize_kernel_name(&finding.kernel_name),
+        crate::baseline::place(finding)
     )
 }
 

@@ -112,6 +112,23 @@ pub struct CheckResult {
     pub skipped: Vec<Skip>,
     /// Kernels checked.
     pub kernels: usize,
+    /// Each rule's deciding quantity for each kernel it was evaluated on.
+    pub measures: Vec<Measure>,
+}
+
+/// A rule's deciding quantity for one kernel, whether or not it fired.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Measure {
+    /// Index of the kernel in the report.
+    pub kernel: usize,
+    /// The rule id.
+    pub rule: String,
+    /// The quantity's name (`efficiency`).
+    pub name: String,
+    /// Its value.
+    pub value: f64,
+    /// Whether higher values are better.
+    pub higher_is_better: bool,
 }
 
 /// Runs `rules` over every kernel of `report`.
@@ -145,8 +162,20 @@ pub fn check(report: &Report, rules: &[ActiveRule]) -> CheckResult {
                 continue;
             }
             match evaluate(kernel, index, active, &context) {
-                Evaluation::Findings(found) => result.findings.extend(found),
-                Evaluation::Clean => {}
+                Evaluation::Evaluated(found, values) => {
+                    result.findings.extend(found);
+                    if let Some(quantity) = &rule.quantity {
+                        if let Some(value) = values.get(&quantity.name).copied().flatten() {
+                            result.measures.push(Measure {
+                                kernel: index,
+                                rule: rule.id.clone(),
+                                name: quantity.name.clone(),
+                                value,
+                                higher_is_better: quantity.higher_is_better,
+                            });
+                        }
+                    }
+                }
                 Evaluation::Missing(missing) => skip(&mut skips, rule, missing),
             }
         }
@@ -218,8 +247,8 @@ struct Context<'a> {
 }
 
 enum Evaluation {
-    Findings(Vec<Finding>),
-    Clean,
+    /// Findings (possibly none) and the values they were decided on.
+    Evaluated(Vec<Finding>, IndexMap<String, Option<f64>>),
     Missing(Vec<String>),
 }
 
@@ -258,9 +287,10 @@ fn evaluate(
         }
         let condition = variant.condition.as_ref().unwrap_or(&rule.condition);
         if condition.eval(&|n| values.get(n).copied().flatten()) != Outcome::Bool(true) {
-            return Evaluation::Clean;
+            return Evaluation::Evaluated(Vec::new(), values);
         }
-        return Evaluation::Findings(findings(kernel, index, active, variant, values));
+        let found = findings(kernel, index, active, variant, values.clone());
+        return Evaluation::Evaluated(found, values);
     }
     Evaluation::Missing(first_missing.unwrap_or_default())
 }

@@ -14,7 +14,9 @@ pub mod engine;
 pub mod error;
 pub mod explain;
 pub mod expr;
+pub mod extends;
 pub mod pack;
+pub mod packtest;
 pub mod template;
 
 use std::collections::HashMap;
@@ -83,12 +85,14 @@ pub fn load_path(path: &Path) -> Result<Vec<Pack>, RulesError> {
             .filter(|p| p.extension().is_some_and(|e| e == "toml"))
             .collect();
         files.sort();
-        return files
-            .iter()
-            .map(|p| Ok(load_pack(&p.display().to_string(), &read(p)?)?))
-            .collect();
+        return files.iter().map(|p| load_file(p, &read(p)?)).collect();
     }
-    Ok(vec![load_pack(&path.display().to_string(), &read(path)?)?])
+    Ok(vec![load_file(path, &read(path)?)?])
+}
+
+fn load_file(path: &Path, text: &str) -> Result<Pack, RulesError> {
+    let pack = load_pack(&path.display().to_string(), text)?;
+    extends::resolve(pack, path.parent().unwrap_or(Path::new(".")), 0)
 }
 
 /// The rules of `packs` with their defaults, refusing an id defined twice.

@@ -169,6 +169,15 @@ pub struct Docs {
     pub example: String,
 }
 
+/// The value that says how well a kernel does on a rule, for diffs.
+#[derive(Debug, Clone)]
+pub struct Quantity {
+    /// An input or derived value.
+    pub name: String,
+    /// Whether higher is better (efficiency) or lower (waste).
+    pub higher_is_better: bool,
+}
+
 /// A validated rule.
 #[derive(Debug, Clone)]
 pub struct Rule {
@@ -197,6 +206,8 @@ pub struct Rule {
     pub downgrade: Option<Downgrade>,
     /// Placement on lines, for line-scoped rules.
     pub lines: Option<LineSpec>,
+    /// The deciding quantity, compared by `ncu-lint diff`.
+    pub quantity: Option<Quantity>,
     /// Compute capabilities the rule applies to (inclusive bounds).
     pub cc: (Option<f64>, Option<f64>),
     /// Export forms of which at least one must be present, if any are named.
@@ -218,6 +229,61 @@ pub struct Pack {
     pub rules: Vec<Rule>,
     /// Warnings found while loading (unknown metric names).
     pub warnings: Vec<PackProblem>,
+    /// Packs whose rules this one takes first (`builtin:NAME` or a path
+    /// relative to this pack), with their spans.
+    pub extends: Vec<(String, Range<usize>)>,
+    /// Local changes to rules taken from extended packs.
+    pub overrides: Vec<Override>,
+    /// Tests the pack carries.
+    pub tests: Vec<PackTest>,
+    /// The pack's name for diagnostics and its text.
+    pub source: NamedSource<String>,
+}
+
+/// A local change to an extended pack's rule.
+#[derive(Debug, Clone)]
+pub struct Override {
+    /// The rule id.
+    pub id: String,
+    /// Its span, for an id that no extended pack has.
+    pub span: Range<usize>,
+    /// A new default severity, as written.
+    pub severity: Option<String>,
+    /// New parameter defaults.
+    pub params: IndexMap<String, f64>,
+}
+
+/// An export and the findings a pack must and must not produce on it.
+#[derive(Debug, Clone)]
+pub struct PackTest {
+    /// What the test shows.
+    pub name: String,
+    /// Export files of one report, relative to the pack file.
+    pub files: Vec<String>,
+    /// Findings that must be produced.
+    pub expect: Vec<Expectation>,
+    /// Findings that must not be produced.
+    pub reject: Vec<Expectation>,
+    /// The test's span.
+    pub span: Range<usize>,
+}
+
+/// A finding a test looks for: a rule on kernels matching a glob.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expectation {
+    /// The rule id.
+    pub rule: String,
+    /// A glob over kernel names (`*` by default).
+    #[serde(default = "any_kernel")]
+    pub kernel: String,
+    /// The least severity that counts (`note` by default).
+    #[serde(default)]
+    pub severity: Option<String>,
+}
+
+fn any_kernel() -> String {
+    "*".to_owned()
 }
 
 // ---- raw TOML schema -------------------------------------------------------
@@ -228,6 +294,30 @@ struct RawPack {
     pack: Option<RawManifest>,
     #[serde(default)]
     rule: Vec<RawRule>,
+    #[serde(default)]
+    overrides: IndexMap<String, Spanned<RawOverride>>,
+    #[serde(default)]
+    test: Vec<Spanned<RawTest>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOverride {
+    #[serde(default)]
+    severity: Option<String>,
+    #[serde(default)]
+    params: IndexMap<String, f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTest {
+    name: String,
+    files: Vec<String>,
+    #[serde(default)]
+    expect: Vec<Expectation>,
+    #[serde(default)]
+    reject: Vec<Expectation>,
 }
 
 #[derive(Deserialize)]
@@ -240,6 +330,8 @@ struct RawManifest {
     description: Option<String>,
     #[serde(default)]
     min_ncu_lint: Option<Spanned<String>>,
+    #[serde(default)]
+    extends: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -268,6 +360,8 @@ struct RawRule {
     downgrade: Option<RawDowngrade>,
     #[serde(default)]
     lines: Option<RawLines>,
+    #[serde(default)]
+    quantity: Option<RawQuantity>,
     #[serde(default)]
     cc: Option<RawCc>,
     #[serde(default)]
@@ -334,6 +428,13 @@ struct RawDowngrade {
 struct RawLines {
     weight: RawCandidate,
     min_share: Spanned<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawQuantity {
+    name: Spanned<String>,
+    better: Spanned<String>,
 }
 
 #[derive(Deserialize)]
@@ -597,6 +698,16 @@ pub fn load_pack(name: &str, text: &str) -> Result<Pack, PackError> {
             });
         }
     };
+    let extends: Vec<(String, Range<usize>)> = raw
+        .pack
+        .as_ref()
+        .map(|m| {
+            m.extends
+                .iter()
+                .map(|e| (e.get_ref().clone(), e.span()))
+                .collect()
+        })
+        .unwrap_or_default();
     let (pack_name, version, description) = match raw.pack {
         Some(manifest) => {
             if let Some(min) = &manifest.min_ncu_lint {
@@ -681,12 +792,45 @@ pub fn load_pack(name: &str, text: &str) -> Result<Pack, PackError> {
             problems: errors.into_iter().chain(warnings).collect(),
         });
     }
+    let overrides = raw
+        .overrides
+        .into_iter()
+        .map(|(id, o)| {
+            let span = o.span();
+            let o = o.into_inner();
+            Override {
+                id,
+                span,
+                severity: o.severity,
+                params: o.params,
+            }
+        })
+        .collect();
+    let tests = raw
+        .test
+        .into_iter()
+        .map(|t| {
+            let span = t.span();
+            let t = t.into_inner();
+            PackTest {
+                name: t.name,
+                files: t.files,
+                expect: t.expect,
+                reject: t.reject,
+                span,
+            }
+        })
+        .collect();
     Ok(Pack {
         name: pack_name,
         version,
         description,
         rules,
         warnings,
+        extends,
+        overrides,
+        tests,
+        source: NamedSource::new(name, text.to_owned()),
     })
 }
 
@@ -899,6 +1043,38 @@ fn validate_rule(checker: &mut Checker<'_>, raw: RawRule, pack: &str) -> Option<
             None,
         );
     }
+    let quantity = raw.quantity.as_ref().map(|q| {
+        if !common.contains_key(q.name.get_ref()) {
+            checker.push(
+                ProblemKind::UnknownName,
+                format!(
+                    "quantity `{}` is not a value every variant has",
+                    q.name.get_ref()
+                ),
+                q.name.span(),
+                "unknown name",
+                None,
+            );
+        }
+        let higher_is_better = match q.better.get_ref().as_str() {
+            "higher" => true,
+            "lower" => false,
+            other => {
+                checker.push(
+                    ProblemKind::BadValue,
+                    format!("unknown direction `{other}`"),
+                    q.better.span(),
+                    "expected higher or lower",
+                    None,
+                );
+                false
+            }
+        };
+        Quantity {
+            name: q.name.get_ref().clone(),
+            higher_is_better,
+        }
+    });
     let cc = raw.cc.as_ref().map_or((None, None), |cc| {
         let mut bound = |v: &Option<Spanned<String>>| {
             v.as_ref().and_then(|s| {
@@ -972,6 +1148,7 @@ fn validate_rule(checker: &mut Checker<'_>, raw: RawRule, pack: &str) -> Option<
         details,
         downgrade,
         lines,
+        quantity,
         cc,
         forms,
         docs: Docs {

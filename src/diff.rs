@@ -1,0 +1,358 @@
+//! Profile-to-profile comparison: kernels matched by name and launch order,
+//! then per kernel the findings that are new, the findings fixed, and the
+//! change in each rule's deciding quantity, judged against a tolerance with
+//! a relative and an absolute part.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use indexmap::IndexMap;
+use serde_json::{Value as Json, json};
+
+use crate::baseline::place;
+use crate::ingest::normalize_kernel_name;
+use crate::model::Report;
+use crate::rules::{CheckResult, Finding, Severity};
+
+/// How much worse a quantity may get before it is a regression: by more
+/// than `absolute` and by more than `relative` times the base value.
+#[derive(Debug, Clone, Copy)]
+pub struct Tolerance {
+    /// Fraction of the base value.
+    pub relative: f64,
+    /// Absolute amount.
+    pub absolute: f64,
+}
+
+impl Default for Tolerance {
+    /// 5% and 0.01.
+    fn default() -> Self {
+        Tolerance {
+            relative: 0.05,
+            absolute: 0.01,
+        }
+    }
+}
+
+/// A change in one rule's deciding quantity on one kernel.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Change {
+    /// The rule id.
+    pub rule: String,
+    /// The quantity.
+    pub quantity: String,
+    /// Its value in the base profile.
+    pub base: f64,
+    /// Its value in the head profile.
+    pub head: f64,
+    /// Whether it got worse beyond the tolerance.
+    pub regression: bool,
+}
+
+/// One matched (or unmatched) kernel.
+#[derive(Debug, Clone)]
+pub struct KernelDiff {
+    /// The kernel's name (head's, else base's).
+    pub name: String,
+    /// Which launch of that name (0 for the first).
+    pub launch: usize,
+    /// Result ID in the base profile.
+    pub base_id: Option<u64>,
+    /// Result ID in the head profile.
+    pub head_id: Option<u64>,
+    /// Findings in head that base does not have.
+    pub new: Vec<Finding>,
+    /// Findings in base that head no longer has.
+    pub fixed: Vec<Finding>,
+    /// Quantities that changed beyond the tolerance.
+    pub changes: Vec<Change>,
+}
+
+/// The outcome of a diff.
+#[derive(Debug, Clone, Default)]
+pub struct DiffResult {
+    /// Kernels with anything to report, in head order.
+    pub kernels: Vec<KernelDiff>,
+    /// Kernels only in base.
+    pub only_base: Vec<String>,
+    /// Kernels only in head.
+    pub only_head: Vec<String>,
+}
+
+impl DiffResult {
+    /// Whether the head profile is worse: a new finding at or above
+    /// `fail_at`, or a regression.
+    pub fn failed(&self, fail_at: Option<Severity>) -> bool {
+        self.kernels.iter().any(|k| {
+            k.changes.iter().any(|c| c.regression)
+                || k.new
+                    .iter()
+                    .any(|f| fail_at.is_some_and(|t| f.severity >= t))
+        })
+    }
+}
+
+/// (normalised name, launch index) for each kernel of a report.
+fn launch_keys(report: &Report) -> Vec<(String, usize)> {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    report
+        .kernels
+        .iter()
+        .map(|k| {
+            let name = normalize_kernel_name(&k.name);
+            let n = seen.entry(name.clone()).or_default();
+            *n += 1;
+            (name, *n - 1)
+        })
+        .collect()
+}
+
+/// Compares two checked profiles.
+pub fn diff(
+    base: (&Report, &CheckResult),
+    head: (&Report, &CheckResult),
+    tolerance: Tolerance,
+) -> DiffResult {
+    let base_keys = launch_keys(base.0);
+    let head_keys = launch_keys(head.0);
+    let base_index: BTreeMap<&(String, usize), usize> =
+        base_keys.iter().enumerate().map(|(i, k)| (k, i)).collect();
+    let mut result = DiffResult::default();
+    let mut matched_base = vec![false; base_keys.len()];
+    for (h, key) in head_keys.iter().enumerate() {
+        let head_kernel = &head.0.kernels[h];
+        let Some(&b) = base_index.get(key) else {
+            result.only_head.push(head_kernel.name.clone());
+            continue;
+        };
+        matched_base[b] = true;
+        let findings_of = |r: &CheckResult, k: usize| -> Vec<Finding> {
+            r.findings
+                .iter()
+                .filter(|f| f.kernel == k)
+                .cloned()
+                .collect()
+        };
+        let (new, fixed) = compare(&findings_of(head.1, h), &findings_of(base.1, b));
+        let changes = quantity_changes(base.1, b, head.1, h, tolerance);
+        if new.is_empty() && fixed.is_empty() && changes.is_empty() {
+            continue;
+        }
+        result.kernels.push(KernelDiff {
+            name: head_kernel.name.clone(),
+            launch: key.1,
+            base_id: base.0.kernels[b].id,
+            head_id: head_kernel.id,
+            new,
+            fixed,
+            changes,
+        });
+    }
+    result.only_base = matched_base
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| !**m)
+        .map(|(i, _)| base.0.kernels[i].name.clone())
+        .collect();
+    result
+}
+
+/// Findings of `head` not in `base`, and of `base` not in `head`, by rule
+/// and place. A kernel-level finding on one side matches a line-level one of
+/// the same rule on the other: the exports differ, not the kernel.
+fn compare(head: &[Finding], base: &[Finding]) -> (Vec<Finding>, Vec<Finding>) {
+    let mut head_left: Vec<Option<&Finding>> = head.iter().map(Some).collect();
+    let mut base_left: Vec<Option<&Finding>> = base.iter().map(Some).collect();
+    let exact = |a: &Finding, b: &Finding| a.rule == b.rule && place(a) == place(b);
+    let loose = |a: &Finding, b: &Finding| {
+        a.rule == b.rule && (place(a) == "kernel" || place(b) == "kernel")
+    };
+    for same in [&exact as &dyn Fn(&Finding, &Finding) -> bool, &loose] {
+        for h in head_left.iter_mut() {
+            let Some(f) = *h else { continue };
+            if let Some(slot) = base_left.iter_mut().find(|b| b.is_some_and(|b| same(f, b))) {
+                *slot = None;
+                *h = None;
+            }
+        }
+    }
+    (
+        head_left.into_iter().flatten().cloned().collect(),
+        base_left.into_iter().flatten().cloned().collect(),
+    )
+}
+
+fn quantity_changes(
+    base: &CheckResult,
+    b: usize,
+    head: &CheckResult,
+    h: usize,
+    tolerance: Tolerance,
+) -> Vec<Change> {
+    let of = |r: &CheckResult, k: usize| -> IndexMap<String, (String, f64, bool)> {
+        r.measures
+            .iter()
+            .filter(|m| m.kernel == k)
+            .map(|m| {
+                (
+                    m.rule.clone(),
+                    (m.name.clone(), m.value, m.higher_is_better),
+                )
+            })
+            .collect()
+    };
+    let base_measures = of(base, b);
+    let mut changes = Vec::new();
+    for (rule, (name, head_value, higher)) in of(head, h) {
+        let Some((_, base_value, _)) = base_measures.get(&rule) else {
+            continue;
+        };
+        let worse_by = if higher {
+            base_value - head_value
+        } else {
+            head_value - base_value
+        };
+        let beyond = |amount: f64| {
+            amount > tolerance.absolute && amount > tolerance.relative * base_value.abs()
+        };
+        if beyond(worse_by.abs()) {
+            changes.push(Change {
+                rule,
+                quantity: name,
+                base: *base_value,
+                head: head_value,
+                regression: worse_by > 0.0,
+            });
+        }
+    }
+    changes
+}
+
+fn fmt_value(v: f64) -> String {
+    crate::rules::template::format_number(v, crate::rules::template::Format::Auto)
+}
+
+fn kernel_title(k: &KernelDiff) -> String {
+    let id = |i: Option<u64>| i.map_or("?".to_owned(), |i| i.to_string());
+    format!(
+        "{} (launch {}, result {} -> {})",
+        k.name,
+        k.launch + 1,
+        id(k.base_id),
+        id(k.head_id)
+    )
+}
+
+/// The diff as text.
+pub fn to_text(result: &DiffResult) -> String {
+    let mut out = String::new();
+    for k in &result.kernels {
+        let _ = writeln!(out, "{}", kernel_title(k));
+        for f in &k.new {
+            let _ = writeln!(
+                out,
+                "  new      {}[{}] at {}: {}",
+                f.severity.name(),
+                f.rule,
+                place(f),
+                f.message
+            );
+        }
+        for f in &k.fixed {
+            let _ = writeln!(
+                out,
+                "  fixed    {}[{}] at {}",
+                f.severity.name(),
+                f.rule,
+                place(f)
+            );
+        }
+        for c in &k.changes {
+            let what = if c.regression { "worse" } else { "better" };
+            let _ = writeln!(
+                out,
+                "  {what:<8} {} {}: {} -> {}",
+                c.rule,
+                c.quantity,
+                fmt_value(c.base),
+                fmt_value(c.head)
+            );
+        }
+    }
+    for name in &result.only_base {
+        let _ = writeln!(out, "only in base: {name}");
+    }
+    for name in &result.only_head {
+        let _ = writeln!(out, "only in head: {name}");
+    }
+    let new: usize = result.kernels.iter().map(|k| k.new.len()).sum();
+    let fixed: usize = result.kernels.iter().map(|k| k.fixed.len()).sum();
+    let worse = result
+        .kernels
+        .iter()
+        .flat_map(|k| &k.changes)
+        .filter(|c| c.regression)
+        .count();
+    let _ = writeln!(
+        out,
+        "{new} new findings, {fixed} fixed, {worse} regressions in {} kernels",
+        result.kernels.len()
+    );
+    out
+}
+
+/// The diff as JSON.
+pub fn to_json(result: &DiffResult) -> Json {
+    let finding = |f: &Finding| json!({"rule": f.rule, "severity": f.severity, "place": place(f), "message": f.message});
+    json!({
+        "version": 1,
+        "kernels": result.kernels.iter().map(|k| json!({
+            "name": k.name,
+            "launch": k.launch,
+            "base_id": k.base_id,
+            "head_id": k.head_id,
+            "new": k.new.iter().map(finding).collect::<Vec<_>>(),
+            "fixed": k.fixed.iter().map(finding).collect::<Vec<_>>(),
+            "changes": k.changes,
+        })).collect::<Vec<_>>(),
+        "only_base": result.only_base,
+        "only_head": result.only_head,
+    })
+}
+
+/// The diff as Markdown for a pull-request comment.
+pub fn to_markdown(result: &DiffResult) -> String {
+    let mut out = String::from("## ncu-lint diff\n\n");
+    if result.kernels.is_empty() {
+        out.push_str("No new findings and no regressions.\n");
+        return out;
+    }
+    out.push_str("| kernel | change | rule | detail |\n| --- | --- | --- | --- |\n");
+    for k in &result.kernels {
+        let name = format!("`{}` #{}", k.name.replace('|', "\\|"), k.launch + 1);
+        for f in &k.new {
+            let _ = writeln!(
+                out,
+                "| {name} | new {} | `{}` | {} |",
+                f.severity.name(),
+                f.rule,
+                f.message.replace('|', "\\|")
+            );
+        }
+        for f in &k.fixed {
+            let _ = writeln!(out, "| {name} | fixed | `{}` | at {} |", f.rule, place(f));
+        }
+        for c in &k.changes {
+            let what = if c.regression { "worse" } else { "better" };
+            let _ = writeln!(
+                out,
+                "| {name} | {what} | `{}` | {}: {} → {} |",
+                c.rule,
+                c.quantity,
+                fmt_value(c.base),
+                fmt_value(c.head)
+            );
+        }
+    }
+    out
+}
