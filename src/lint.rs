@@ -2,13 +2,20 @@
 //! rule results where selected (`ncu/<RuleName>`), per-kernel ignores from
 //! the configuration, and inline suppressions in CUDA source.
 
+use std::collections::HashSet;
+use std::sync::Arc;
+
 use indexmap::IndexMap;
 
 use crate::config::Settings;
-use crate::model::Report;
-use crate::rules::{ActiveRule, CheckResult, Finding, Severity, check};
+use crate::ingest::IngestError;
+use crate::model::{Kernel, Report};
+use crate::rules::{ActiveRule, CheckResult, Checker, Finding, Severity, check, needed};
 use crate::sources::SourceLookup;
 use crate::suppress;
+
+/// Results handed from the reading thread to the checking one at a time.
+const BATCH: usize = 64;
 
 /// Runs everything and returns the findings that stand.
 pub fn lint(
@@ -17,7 +24,78 @@ pub fn lint(
     settings: &Settings,
     sources: &SourceLookup<'_>,
 ) -> CheckResult {
-    let mut result = check(report, rules);
+    finish(report, check(report, rules), settings, sources)
+}
+
+/// Imports exports of one report and checks them. One file is streamed:
+/// each result is checked as its rows complete and then kept only as its
+/// identity (name, launch, Nsight Compute's rule rows), so memory does not
+/// grow with the metrics of thousands of kernels. Several files are pages
+/// of one report, merged in memory, keeping only the metrics the rules read.
+pub fn import_and_check(
+    files: &[String],
+    rules: &[ActiveRule],
+) -> Result<(Report, CheckResult), IngestError> {
+    let needed = Some(Arc::new(needed(rules)));
+    if files.len() != 1 {
+        let report = crate::ingest::import_needed(files, needed)?;
+        let result = check(&report, rules);
+        return Ok((report, result));
+    }
+    let mut checker = Checker::new(rules, HashSet::new());
+    let mut streamed: Vec<Kernel> = Vec::new();
+    // Parsing and checking overlap: one thread reads and hands over
+    // complete results in batches, this one checks and strips them.
+    let path = &files[0];
+    let mut report = std::thread::scope(|scope| {
+        let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<Kernel>>(8);
+        let reader = scope.spawn(move || {
+            let mut batch = Vec::with_capacity(BATCH);
+            let report = crate::ingest::stream(path, needed, &mut |kernel: Kernel| {
+                batch.push(kernel);
+                if batch.len() == BATCH {
+                    let _ = sender.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
+                }
+            });
+            let _ = sender.send(batch);
+            report
+        });
+        for batch in receiver {
+            for mut kernel in batch {
+                if let Some(form) = kernel.form {
+                    checker.see_form(form);
+                }
+                checker.kernel(&kernel, streamed.len());
+                kernel.metrics = IndexMap::new();
+                streamed.push(kernel);
+            }
+        }
+        reader
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })?;
+    for form in report.files.iter().map(|f| f.form) {
+        checker.see_form(form);
+    }
+    for kernel in &report.kernels {
+        checker.see_columns(kernel);
+    }
+    for (i, kernel) in report.kernels.iter().enumerate() {
+        checker.kernel(kernel, streamed.len() + i);
+    }
+    streamed.append(&mut report.kernels);
+    report.kernels = streamed;
+    Ok((report, checker.finish()))
+}
+
+/// Adds Nsight Compute's rule results where selected, then applies the
+/// per-kernel ignores and inline suppressions.
+pub fn finish(
+    report: &Report,
+    mut result: CheckResult,
+    settings: &Settings,
+    sources: &SourceLookup<'_>,
+) -> CheckResult {
     result.findings.extend(ncu_findings(report, settings));
     result.findings.sort_by_key(|f| f.kernel);
     result

@@ -241,9 +241,9 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
             files,
         } => {
             let (active, settings) = load_rules(&rules)?;
-            let report = ingest::import(&files)?;
+            let (report, checked) = lint::import_and_check(&files, &active)?;
             let sources = SourceLookup::new(&report, source_root, path_map);
-            let mut result = lint::lint(&report, &active, &settings, &sources);
+            let mut result = lint::finish(&report, checked, &settings, &sources);
             if let Some(path) = write_baseline {
                 let text = ncu_lint::baseline::Baseline::from_findings(&result.findings).to_toml();
                 ncu_lint::baseline::write_atomically(&path, &text).map_err(|e| {
@@ -272,7 +272,7 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
                     };
                     report::human::render(&report, &result, &active, &sources, style)
                 }
-                CheckFormat::Json => to_json_text(&report::json::to_json(&result))?,
+                CheckFormat::Json => report::json::to_json_string(&result),
                 CheckFormat::Sarif => {
                     to_json_text(&report::sarif::to_sarif(&report, &result, &active))?
                 }

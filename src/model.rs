@@ -109,6 +109,8 @@ pub struct Kernel {
     pub source: Option<SourceView>,
     /// The first row this result was read from.
     pub origin: Origin,
+    /// The form of the export that first gave this result.
+    pub form: Option<Form>,
 }
 
 impl Kernel {

@@ -3,6 +3,9 @@
 
 use std::collections::HashMap;
 
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
+
 use indexmap::IndexMap;
 
 use crate::model::{
@@ -21,7 +24,7 @@ pub struct FileImport {
     pub forms: Vec<Form>,
     /// Results, in order of first appearance.
     pub kernels: Vec<Kernel>,
-    by_id: HashMap<u64, usize>,
+    by_id: FxHashMap<u64, usize>,
     /// Source-page blocks, not yet tied to results.
     pub blocks: Vec<SourceView>,
     /// Session page attributes.
@@ -33,6 +36,23 @@ pub struct FileImport {
     /// Problems that did not stop the import, grouped by message.
     pub warnings: Vec<ImportWarning>,
     warning_index: HashMap<String, usize>,
+    /// Metric keys to keep; `None` keeps all.
+    needed: Option<Arc<Needed>>,
+    /// Whether complete results move to [`Self::ready`] as rows arrive.
+    streaming: bool,
+    /// Complete results, for the reader to hand on and drop.
+    pub ready: Vec<Kernel>,
+    emitted: FxHashSet<u64>,
+    current: Option<u64>,
+}
+
+/// The metric keys the rules in effect read: names, and `Section: Label`
+/// keys of details labels. Values under other keys are neither parsed nor
+/// stored.
+#[derive(Debug, Clone, Default)]
+pub struct Needed {
+    /// The keys.
+    pub keys: FxHashSet<String>,
 }
 
 impl FileImport {
@@ -43,6 +63,63 @@ impl FileImport {
             file,
             ..FileImport::default()
         }
+    }
+
+    /// Keeps only the metric keys in `needed`.
+    pub fn with_needed(mut self, needed: Option<Arc<Needed>>) -> Self {
+        self.needed = needed;
+        self
+    }
+
+    /// Hands results on as soon as they are complete (see [`Self::ready`]).
+    pub fn streaming(mut self) -> Self {
+        self.streaming = true;
+        self
+    }
+
+    /// Whether results are handed on as they complete.
+    pub fn is_streaming(&self) -> bool {
+        self.streaming
+    }
+
+    /// Whether values under `key` are kept.
+    pub fn wants(&self, key: &str) -> bool {
+        self.needed.as_ref().is_none_or(|n| n.keys.contains(key))
+    }
+
+    /// Called before each row of result `id`. When streaming, a row of a new
+    /// result completes the ones before it; a result whose rows come back
+    /// after others is refused (false), with a warning, since its first part
+    /// is gone.
+    pub fn begin_result(&mut self, id: u64, origin: Origin) -> bool {
+        if !self.streaming || self.current == Some(id) {
+            return true;
+        }
+        self.flush();
+        if !self.emitted.insert(id) {
+            self.warn(
+                format!("rows of result {id} are not together; the later ones are left out"),
+                origin,
+            );
+            return false;
+        }
+        self.current = Some(id);
+        true
+    }
+
+    /// Called when a new entry without an ID (per-kernel summary) begins:
+    /// when streaming, the ones before it are complete.
+    pub fn next_entry(&mut self) {
+        if self.streaming {
+            self.flush();
+        }
+    }
+
+    /// Moves every complete result to [`Self::ready`].
+    pub fn flush(&mut self) {
+        self.ready.append(&mut self.kernels);
+        self.by_id.clear();
+        self.current = None;
     }
 
     /// Records that a table of `form` was found.
@@ -60,12 +137,14 @@ impl FileImport {
         launch: impl FnOnce() -> Launch,
         origin: Origin,
     ) -> &mut Kernel {
+        let form = self.forms.last().copied();
         let index = *self.by_id.entry(id).or_insert_with(|| {
             self.kernels.push(Kernel {
                 id: Some(id),
                 name: name.to_owned(),
                 launch: launch(),
                 origin,
+                form,
                 ..Kernel::default()
             });
             self.kernels.len() - 1

@@ -5,6 +5,9 @@
 //! and no rule cells); missing cells read as empty.
 
 use std::io::BufRead;
+use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
 
 use super::collect::FileImport;
 use super::error::IngestError;
@@ -35,6 +38,9 @@ pub struct DetailsTable {
     section_table: Option<SectionTable>,
     /// The last metric row's result and section, which a section table follows.
     last: Option<(u64, String)>,
+    /// Resolved keys by section, body item and printed name.
+    keys: FxHashMap<Vec<u8>, Option<Rc<Resolved>>>,
+    scratch: Vec<u8>,
 }
 
 /// A table that `--print-details all` prints inside a section, between rows.
@@ -70,6 +76,8 @@ impl DetailsTable {
             min_fields: find("Metric Value").map_or(usize::MAX, |i| i + 1),
             section_table: None,
             last: None,
+            keys: FxHashMap::default(),
+            scratch: Vec::new(),
         }
     }
 
@@ -88,12 +96,21 @@ impl DetailsTable {
             return Ok(());
         };
         let cell = |col: Option<usize>| col.map_or("", |i| rec.field(i));
+        let file = out.file;
         let origin = |col: usize| Origin {
-            file: out.file,
+            file,
             line: rec.line(),
             column: rec.column(col),
         };
-        let row_origin = origin(0);
+        // The ID is the row's first field: column 1, with no need to scan.
+        let row_origin = Origin {
+            file,
+            line: rec.line(),
+            column: 1,
+        };
+        if !out.begin_result(id, row_origin) {
+            return Ok(());
+        }
         let section = cell(self.section);
         let rule_name = cell(self.rule_name);
         if !rule_name.is_empty() {
@@ -122,13 +139,28 @@ impl DetailsTable {
             return Ok(());
         }
         let body = cell(self.body);
-        let (key, label) = resolve_key(section, body, printed);
-        self.last = Some((id, section.to_owned()));
+        if self
+            .last
+            .as_ref()
+            .is_none_or(|(last_id, last_section)| *last_id != id || last_section != section)
+        {
+            self.last = Some((id, section.to_owned()));
+        }
+        let Some(resolved) = self.resolve_cached(section, body, printed, out) else {
+            out.result(
+                id,
+                self.launch.name(rec),
+                || self.launch.read(rec),
+                row_origin,
+            );
+            return Ok(());
+        };
+        let (key, label) = &*resolved;
         let metric = out.metric(
-            &key,
+            key,
             rec.field(self.value),
             cell(self.unit),
-            label,
+            label.as_deref(),
             origin(self.value),
         );
         let kernel = out.result(
@@ -137,10 +169,45 @@ impl DetailsTable {
             || self.launch.read(rec),
             row_origin,
         );
-        kernel.metrics.entry(key).or_insert(metric);
+        kernel.metrics.entry(key.clone()).or_insert(metric);
         Ok(())
     }
+
+    /// The key and label of a metric row, or `None` when the import does not
+    /// keep it; remembered per distinct (section, body item, printed name),
+    /// since a large export repeats the same few hundred thousands of times.
+    fn resolve_cached(
+        &mut self,
+        section: &str,
+        body: &str,
+        printed: &str,
+        out: &FileImport,
+    ) -> Option<Rc<Resolved>> {
+        self.scratch.clear();
+        for part in [section, "\u{1f}", body, "\u{1f}", printed] {
+            self.scratch.extend_from_slice(part.as_bytes());
+        }
+        if let Some(known) = self.keys.get(self.scratch.as_slice()) {
+            return known.clone();
+        }
+        let (key, label) = resolve_key(section, body, printed);
+        let resolved = out
+            .wants(&key)
+            .then(|| Rc::new((key, label.map(str::to_owned))));
+        if self.keys.len() >= KEY_CACHE_LIMIT {
+            self.keys.clear();
+        }
+        self.keys.insert(self.scratch.clone(), resolved.clone());
+        resolved
+    }
 }
+
+/// A metric row's key and printed label.
+type Resolved = (String, Option<String>);
+
+/// Distinct metric rows remembered at most; a hostile file cannot make the
+/// cache grow without bound.
+const KEY_CACHE_LIMIT: usize = 65_536;
 
 impl DetailsTable {
     /// Rule rows are as long as the header; shorter rows are metric rows
@@ -166,6 +233,9 @@ impl DetailsTable {
         let mut metrics = Vec::new();
         for (i, column) in table.header.iter().enumerate() {
             let key = label_key(&table.section, "", column);
+            if !out.wants(&key) {
+                continue;
+            }
             let origin = Origin {
                 file: out.file,
                 line: rec.line(),

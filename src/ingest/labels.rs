@@ -7,12 +7,12 @@
 //! row prints `Label (name)`. A label it lacks stays addressable as
 //! `Section: Label`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::LazyLock;
 
 type Key = (&'static str, &'static str, &'static str);
 
-static TABLE: LazyLock<HashMap<Key, &'static str>> = LazyLock::new(|| {
+static TABLE: LazyLock<FxHashMap<Key, &'static str>> = LazyLock::new(|| {
     include_str!("labels.tsv")
         .lines()
         .filter(|line| !line.starts_with('#'))

@@ -25,14 +25,15 @@ mod source;
 mod summary;
 
 use std::io::BufRead;
+use std::sync::Arc;
 
-pub use collect::FileImport;
+pub use collect::{FileImport, Needed};
 pub use error::{IngestError, Snippet};
 pub use labels::{is_metric_name, metric_name};
 pub use merge::normalize_kernel_name;
 pub use records::MAX_RECORD_BYTES;
 
-use crate::model::{Form, ProfilerMessage, Report};
+use crate::model::{Form, Kernel, ProfilerMessage, Report};
 use details::DetailsTable;
 use raw::RawTable;
 use records::Records;
@@ -42,12 +43,36 @@ use summary::SummaryTable;
 
 /// Imports `paths` (exports of one report) into one model.
 pub fn import(paths: &[String]) -> Result<Report, IngestError> {
+    import_needed(paths, None)
+}
+
+/// Imports `paths`, keeping only the metric keys in `needed` (all if `None`).
+pub fn import_needed(paths: &[String], needed: Option<Arc<Needed>>) -> Result<Report, IngestError> {
     let imports = paths
         .iter()
         .enumerate()
-        .map(|(i, path)| import_file(path, i))
+        .map(|(i, path)| {
+            let input = input::open(path)?;
+            let out = FileImport::new(path, i).with_needed(needed.clone());
+            read(Records::new(input, path), out, &mut |_| {})
+        })
         .collect::<Result<Vec<_>, _>>()?;
     merge::merge(imports)
+}
+
+/// Streams one export: each result goes to `on_kernel` as soon as its rows
+/// are complete, and is not kept. The report returned holds everything else
+/// (files, session, source listings, warnings, and results from a source
+/// page, whose blocks are complete only at the end).
+pub fn stream(
+    path: &str,
+    needed: Option<Arc<Needed>>,
+    on_kernel: &mut dyn FnMut(Kernel),
+) -> Result<Report, IngestError> {
+    let input = input::open(path)?;
+    let out = FileImport::new(path, 0).with_needed(needed).streaming();
+    let import = read(Records::new(input, path), out, on_kernel)?;
+    merge::merge(vec![import])
 }
 
 /// The table being read.
@@ -73,15 +98,13 @@ impl Table {
     }
 }
 
-/// Imports one file, the `index`-th input.
-pub fn import_file(path: &str, index: usize) -> Result<FileImport, IngestError> {
-    let input = input::open(path)?;
-    read(Records::new(input, path), index)
-}
-
-/// Reads all records of one file.
-fn read<R: BufRead>(mut rec: Records<R>, index: usize) -> Result<FileImport, IngestError> {
-    let mut out = FileImport::new(rec.path(), index);
+/// Reads all records of one file into `out`, handing complete results to
+/// `on_kernel` when `out` is streaming.
+fn read<R: BufRead>(
+    mut rec: Records<R>,
+    mut out: FileImport,
+    on_kernel: &mut dyn FnMut(Kernel),
+) -> Result<FileImport, IngestError> {
     let mut table = Table::None;
     let mut first_error: Option<(String, u64, u64)> = None;
     while rec.next(table.joins_lines())? {
@@ -142,8 +165,17 @@ fn read<R: BufRead>(mut rec: Records<R>, index: usize) -> Result<FileImport, Ing
             Table::Session(t) => t.row(&rec, &mut out),
             Table::Source(p) => p.record(&rec, &mut out),
         }
+        for kernel in out.ready.drain(..) {
+            on_kernel(kernel);
+        }
     }
     table.finish(&mut out);
+    if out.is_streaming() {
+        out.flush();
+        for kernel in out.ready.drain(..) {
+            on_kernel(kernel);
+        }
+    }
     if out.forms.is_empty() {
         return Err(no_csv(&out.path, first_error));
     }

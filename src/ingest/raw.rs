@@ -17,6 +17,8 @@ pub struct RawTable {
     /// (column index, metric name) of every metric column.
     metrics: Vec<(usize, String)>,
     units: Vec<String>,
+    /// Whether `metrics` has been narrowed to the keys the import keeps.
+    narrowed: bool,
 }
 
 impl RawTable {
@@ -38,6 +40,7 @@ impl RawTable {
                 .map(|(i, h)| (i, h.clone()))
                 .collect(),
             units: Vec::new(),
+            narrowed: false,
         }
     }
 
@@ -61,6 +64,13 @@ impl RawTable {
             line: rec.line(),
             column: 1,
         };
+        if !self.narrowed {
+            self.metrics.retain(|(_, name)| out.wants(name));
+            self.narrowed = true;
+        }
+        if !out.begin_result(id, row_origin) {
+            return Ok(());
+        }
         let mut metrics = Vec::with_capacity(self.metrics.len());
         for (i, name) in &self.metrics {
             let unit = self.units.get(*i).map_or("", String::as_str);

@@ -61,6 +61,7 @@ impl SummaryTable {
             column: 1,
         };
         if self.current.as_deref() != Some(identity.as_str()) {
+            out.next_entry();
             out.kernels.push(Kernel {
                 id: None,
                 name: self.launch.name(rec).to_owned(),
@@ -81,6 +82,9 @@ impl SummaryTable {
             super::labels::metric_name(section, "", label)
                 .map_or_else(|| label_key(section, "", label), str::to_owned)
         };
+        if !out.wants(&key) {
+            return Ok(());
+        }
         let unit = self.unit.map_or("", |i| rec.field(i));
         let metric = out.metric(
             &key,

@@ -53,6 +53,7 @@ pub fn render(
     };
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(style.width)
+        .with_wrap_lines(false)
         .with_context_lines(1);
     let mut by_kernel: IndexMap<usize, Vec<&Finding>> = IndexMap::new();
     for finding in &result.findings {

@@ -1,35 +1,94 @@
 //! The stable JSON document of `ncu-lint check --format json`:
 //! `{"version": 1, "findings": [...], "skipped": [...], "summary": {...}}`.
+//!
+//! It is serialised straight from the findings, without an intermediate
+//! JSON tree: large profiles have tens of thousands of findings.
 
-use serde_json::{Value as Json, json};
+use indexmap::IndexMap;
+use serde::Serialize;
 
 use super::count_by_severity;
-use crate::rules::{CheckResult, Finding};
+use crate::rules::engine::Instruction;
+use crate::rules::{CheckResult, Finding, Location, Severity, Skip};
 
-/// The JSON document for a check.
-pub fn to_json(result: &CheckResult) -> Json {
-    let (errors, warnings, notes) = count_by_severity(result);
-    json!({
-        "version": 1,
-        "findings": result.findings.iter().map(finding_json).collect::<Vec<_>>(),
-        "skipped": result.skipped,
-        "summary": {
-            "kernels": result.kernels,
-            "findings": result.findings.len(),
-            "by_severity": {"error": errors, "warning": warnings, "note": notes},
-        },
-    })
+#[derive(Serialize)]
+struct Document<'a> {
+    version: u32,
+    findings: Vec<FindingJson<'a>>,
+    skipped: &'a [Skip],
+    summary: Summary,
 }
 
-fn finding_json(finding: &Finding) -> Json {
-    json!({
-        "rule": finding.rule,
-        "severity": finding.severity,
-        "kernel": {"id": finding.kernel_id, "name": finding.kernel_name},
-        "location": finding.location,
-        "instruction": finding.instruction,
-        "message": finding.message,
-        "values": finding.values,
-        "variant": finding.variant,
-    })
+#[derive(Serialize)]
+struct FindingJson<'a> {
+    rule: &'a str,
+    severity: Severity,
+    kernel: KernelJson<'a>,
+    location: &'a Option<Location>,
+    instruction: &'a Option<Instruction>,
+    message: &'a str,
+    values: &'a IndexMap<String, Option<f64>>,
+    variant: &'a str,
+}
+
+#[derive(Serialize)]
+struct KernelJson<'a> {
+    id: Option<u64>,
+    name: &'a str,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    kernels: usize,
+    findings: usize,
+    by_severity: BySeverity,
+}
+
+#[derive(Serialize)]
+struct BySeverity {
+    error: usize,
+    warning: usize,
+    note: usize,
+}
+
+impl<'a> From<&'a Finding> for FindingJson<'a> {
+    fn from(f: &'a Finding) -> Self {
+        FindingJson {
+            rule: &f.rule,
+            severity: f.severity,
+            kernel: KernelJson {
+                id: f.kernel_id,
+                name: &f.kernel_name,
+            },
+            location: &f.location,
+            instruction: &f.instruction,
+            message: &f.message,
+            values: &f.values,
+            variant: &f.variant,
+        }
+    }
+}
+
+/// The JSON document for a check, pretty-printed, ending in a newline.
+pub fn to_json_string(result: &CheckResult) -> String {
+    let (error, warning, note) = count_by_severity(result);
+    let document = Document {
+        version: 1,
+        findings: result.findings.iter().map(FindingJson::from).collect(),
+        skipped: &result.skipped,
+        summary: Summary {
+            kernels: result.kernels,
+            findings: result.findings.len(),
+            by_severity: BySeverity {
+                error,
+                warning,
+                note,
+            },
+        },
+    };
+    // Serialising plain structs, maps with string keys and finite numbers
+    // (non-finite values are never stored) cannot fail.
+    let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
+    text.push('\n');
+    text
 }

@@ -133,26 +133,68 @@ pub struct Measure {
 
 /// Runs `rules` over every kernel of `report`.
 pub fn check(report: &Report, rules: &[ActiveRule]) -> CheckResult {
-    let columns: HashSet<&str> = report
-        .kernels
-        .iter()
-        .filter_map(|k| k.source.as_ref())
-        .flat_map(|s| s.columns.iter().map(String::as_str))
-        .collect();
-    let forms: HashSet<Form> = report.files.iter().map(|f| f.form).collect();
-    let context = Context { columns: &columns };
-    let mut result = CheckResult {
-        kernels: report.kernels.len(),
-        ..CheckResult::default()
-    };
-    let mut skips: IndexMap<String, Skip> = IndexMap::new();
+    let mut checker = Checker::new(rules, report.files.iter().map(|f| f.form).collect());
+    for kernel in &report.kernels {
+        checker.see_columns(kernel);
+    }
     for (index, kernel) in report.kernels.iter().enumerate() {
-        for active in rules {
+        checker.kernel(kernel, index);
+    }
+    checker.finish()
+}
+
+/// Evaluates rules one kernel at a time, so that a streamed import can drop
+/// each kernel once it is checked.
+pub struct Checker<'r> {
+    rules: &'r [ActiveRule],
+    forms: HashSet<Form>,
+    /// Source-page columns present in any block: a block without one of
+    /// these has no such activity (ncu drops all-zero columns), which reads
+    /// as zero, not as missing.
+    columns: HashSet<String>,
+    skips: IndexMap<String, Skip>,
+    result: CheckResult,
+}
+
+impl<'r> Checker<'r> {
+    /// A checker of `rules` for a report whose exports have `forms`.
+    pub fn new(rules: &'r [ActiveRule], forms: HashSet<Form>) -> Self {
+        Checker {
+            rules,
+            forms,
+            columns: HashSet::new(),
+            skips: IndexMap::new(),
+            result: CheckResult::default(),
+        }
+    }
+
+    /// Notes the source-page columns `kernel` has.
+    pub fn see_columns(&mut self, kernel: &Kernel) {
+        if let Some(source) = &kernel.source {
+            for column in &source.columns {
+                if !self.columns.contains(column) {
+                    self.columns.insert(column.clone());
+                }
+            }
+        }
+    }
+
+    /// Notes that an export of `form` is present.
+    pub fn see_form(&mut self, form: Form) {
+        self.forms.insert(form);
+    }
+
+    /// Evaluates every rule on one kernel, the `index`-th of the report.
+    pub fn kernel(&mut self, kernel: &Kernel, index: usize) {
+        self.result.kernels += 1;
+        let columns: HashSet<&str> = self.columns.iter().map(String::as_str).collect();
+        let context = Context { columns: &columns };
+        for active in self.rules {
             let rule = &active.rule;
-            if !rule.forms.is_empty() && !rule.forms.iter().any(|f| forms.contains(f)) {
+            if !rule.forms.is_empty() && !rule.forms.iter().any(|f| self.forms.contains(f)) {
                 let names: Vec<&str> = rule.forms.iter().map(|f| f.name()).collect();
                 skip(
-                    &mut skips,
+                    &mut self.skips,
                     rule,
                     vec![format!("an export of form {}", names.join(" or "))],
                 );
@@ -162,11 +204,11 @@ pub fn check(report: &Report, rules: &[ActiveRule]) -> CheckResult {
                 continue;
             }
             match evaluate(kernel, index, active, &context) {
-                Evaluation::Evaluated(found, values) => {
-                    result.findings.extend(found);
+                Evaluation::Evaluated(found, measured) => {
+                    self.result.findings.extend(found);
                     if let Some(quantity) = &rule.quantity {
-                        if let Some(value) = values.get(&quantity.name).copied().flatten() {
-                            result.measures.push(Measure {
+                        if let Some(value) = measured {
+                            self.result.measures.push(Measure {
                                 kernel: index,
                                 rule: rule.id.clone(),
                                 name: quantity.name.clone(),
@@ -176,12 +218,41 @@ pub fn check(report: &Report, rules: &[ActiveRule]) -> CheckResult {
                         }
                     }
                 }
-                Evaluation::Missing(missing) => skip(&mut skips, rule, missing),
+                Evaluation::Missing(missing) => skip(&mut self.skips, rule, missing),
             }
         }
     }
-    result.skipped = skips.into_values().collect();
-    result
+
+    /// The outcome.
+    pub fn finish(mut self) -> CheckResult {
+        self.result.skipped = self.skips.into_values().collect();
+        self.result
+    }
+}
+
+/// The metric keys `rules` read, for an import that keeps nothing else.
+pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
+    let mut keys = rustc_hash::FxHashSet::default();
+    let candidates = rules
+        .iter()
+        .flat_map(|r| r.rule.variants.iter())
+        .flat_map(|v| v.inputs.values().chain(v.optional.values()))
+        .flatten();
+    for candidate in candidates {
+        match candidate {
+            Candidate::Metric(name) => {
+                keys.insert(name.clone());
+            }
+            Candidate::Label { section, label } => {
+                if let Some(name) = metric_name(section, "", label) {
+                    keys.insert(name.to_owned());
+                }
+                keys.insert(label_key(section, "", label));
+            }
+            Candidate::Source(_) => {}
+        }
+    }
+    crate::ingest::Needed { keys }
 }
 
 fn skip(skips: &mut IndexMap<String, Skip>, rule: &Rule, missing: Vec<String>) {
@@ -246,9 +317,12 @@ struct Context<'a> {
     columns: &'a HashSet<&'a str>,
 }
 
+/// A rule's values for one kernel, by name.
+type Values<'a> = IndexMap<&'a str, Option<f64>, rustc_hash::FxBuildHasher>;
+
 enum Evaluation {
-    /// Findings (possibly none) and the values they were decided on.
-    Evaluated(Vec<Finding>, IndexMap<String, Option<f64>>),
+    /// Findings (possibly none) and the rule's deciding quantity.
+    Evaluated(Vec<Finding>, Option<f64>),
     Missing(Vec<String>),
 }
 
@@ -261,12 +335,14 @@ fn evaluate(
     let rule = &active.rule;
     let mut first_missing = None;
     for variant in &rule.variants {
-        let mut values: IndexMap<String, Option<f64>> = IndexMap::new();
+        // Names borrow from the rule: evaluating a kernel allocates nothing
+        // unless a finding is made.
+        let mut values: Values<'_> = Values::default();
         let mut missing = Vec::new();
         for (name, candidates) in &variant.inputs {
             match resolve(kernel, candidates, context) {
                 Some(v) => {
-                    values.insert(name.clone(), Some(v));
+                    values.insert(name, Some(v));
                 }
                 None => missing.push(describe(candidates)),
             }
@@ -276,21 +352,26 @@ fn evaluate(
             continue;
         }
         for (name, candidates) in &variant.optional {
-            values.insert(name.clone(), resolve(kernel, candidates, context));
+            values.insert(name, resolve(kernel, candidates, context));
         }
         for (name, value) in &active.params {
-            values.insert(name.clone(), Some(*value));
+            values.insert(name, Some(*value));
         }
         for (name, expr) in &variant.derived {
             let value = expr.eval(&|n| values.get(n).copied().flatten()).as_number();
-            values.insert(name.clone(), value);
+            values.insert(name, value);
         }
         let condition = variant.condition.as_ref().unwrap_or(&rule.condition);
+        let quantity = rule
+            .quantity
+            .as_ref()
+            .and_then(|q| values.get(q.name.as_str()).copied().flatten());
         if condition.eval(&|n| values.get(n).copied().flatten()) != Outcome::Bool(true) {
-            return Evaluation::Evaluated(Vec::new(), values);
+            return Evaluation::Evaluated(Vec::new(), quantity);
         }
-        let found = findings(kernel, index, active, variant, values.clone());
-        return Evaluation::Evaluated(found, values);
+        let owned = values.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect();
+        let found = findings(kernel, index, active, variant, owned);
+        return Evaluation::Evaluated(found, quantity);
     }
     Evaluation::Missing(first_missing.unwrap_or_default())
 }

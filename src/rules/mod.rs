@@ -22,7 +22,7 @@ pub mod template;
 use std::collections::HashMap;
 use std::path::Path;
 
-pub use engine::{ActiveRule, CheckResult, Finding, Location, Skip, check};
+pub use engine::{ActiveRule, CheckResult, Checker, Finding, Location, Skip, check, needed};
 pub use error::{PackError, PackProblem, PackReadError, ProblemKind};
 pub use pack::{Pack, Rule, Severity, load_pack};
 

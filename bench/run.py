@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Throughput and peak memory of `ncu-lint check` against the bare csv-crate
+pass and a Python dict-per-row pass, measured side by side in one run.
+
+    cargo build --release --examples && python3 bench/run.py [MEGABYTES]
+
+Builds target/bench/{raw,details}_<N>mb.csv from the lab fixtures if absent,
+then times each command with /usr/bin/time (wall seconds, peak RSS) and
+prints a Markdown table. Each command runs `REPEAT` times; the best is kept.
+"""
+import os
+import subprocess
+import sys
+
+MB = float(sys.argv[1]) if len(sys.argv) > 1 else 200
+REPEAT = int(os.environ.get("REPEAT", "3"))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "target", "bench")
+os.makedirs(OUT, exist_ok=True)
+
+inputs = []
+for name, source in [("raw", "fixtures/lab/raw.csv.xz"), ("details", "fixtures/lab/details_all.csv.xz")]:
+    path = os.path.join(OUT, f"{name}_{int(MB)}mb.csv")
+    if not os.path.exists(path):
+        subprocess.run([sys.executable, os.path.join(ROOT, "bench", "make_large.py"), os.path.join(ROOT, source), path, str(MB)], check=True)
+    inputs.append((name, path))
+
+lint = os.path.join(ROOT, "target", "release", "ncu-lint")
+floor = os.path.join(ROOT, "target", "release", "examples", "csv_pass")
+commands = [
+    ("csv crate ByteRecord pass", lambda p: [floor, p]),
+    ("ncu-lint check", lambda p: [lint, "check", "--no-config", "--format", "json", "--fail-on", "never", p]),
+    ("python csv.reader + dict", lambda p: [sys.executable, os.path.join(ROOT, "bench", "python_dict_pass.py"), p]),
+]
+
+def measure(argv):
+    best = None
+    for _ in range(REPEAT):
+        r = subprocess.run(["/usr/bin/time", "-f", "%e %M"] + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if r.returncode != 0:
+            raise SystemExit(f"{argv} failed: {r.stderr[-500:]}")
+        seconds, kib = r.stderr.strip().splitlines()[-1].split()
+        sample = (float(seconds), int(kib) / 1024)
+        best = sample if best is None or sample[0] < best[0] else best
+    return best
+
+print(f"| input | size | command | seconds | MB/s | peak RSS (MB) | vs csv pass |")
+print(f"| --- | --- | --- | --- | --- | --- | --- |")
+for name, path in inputs:
+    size = os.path.getsize(path) / 1e6
+    floor_seconds = None
+    for label, argv in commands:
+        seconds, rss = measure(argv(path))
+        floor_seconds = floor_seconds or seconds
+        print(f"| {name} | {size:.0f} MB | {label} | {seconds:.2f} | {size / max(seconds, 1e-9):.0f} | {rss:.0f} | {seconds / floor_seconds:.2f}x |", flush=True)

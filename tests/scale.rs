@@ -1,0 +1,90 @@
+//! Large exports built by repeating the lab's kernels with fresh result IDs
+//! (as bench/make_large.py does): the findings are the lab's repeated, no
+//! kernel lost, none merged, through the streaming path.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::io::Read;
+
+use common::{fixture, ncu_lint, temp_dir};
+
+/// `copies` copies of the lab export `name`, result IDs shifted by 26 per copy.
+fn repeated(name: &str, copies: u64, dir: &std::path::Path) -> String {
+    let mut text = String::new();
+    xz2::read::XzDecoder::new(std::fs::File::open(fixture(name)).unwrap())
+        .read_to_string(&mut text)
+        .unwrap();
+    let mut lines = text.lines();
+    let mut out = String::new();
+    let header = lines.next().unwrap();
+    out.push_str(header);
+    out.push('\n');
+    let rows: Vec<&str> = lines.collect();
+    let (prologue, body): (Vec<&str>, Vec<&str>) = rows.iter().partition(|r| r.starts_with("\"\""));
+    for line in prologue {
+        out.push_str(line);
+        out.push('\n');
+    }
+    for copy in 0..copies {
+        for row in &body {
+            let shifted = row
+                .strip_prefix('"')
+                .and_then(|r| r.split_once("\",\""))
+                .filter(|(id, rest)| {
+                    id.parse::<u64>().is_ok() && rest.starts_with(|c: char| c.is_ascii_digit())
+                })
+                .map(|(id, rest)| {
+                    format!("\"{}\",\"{rest}", id.parse::<u64>().unwrap() + copy * 26)
+                });
+            out.push_str(shifted.as_deref().unwrap_or(row));
+            out.push('\n');
+        }
+    }
+    let path = dir.join(name.rsplit('/').next().unwrap().trim_end_matches(".xz"));
+    std::fs::write(&path, out).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+fn findings_by_lab_kernel(path: &str) -> (u64, BTreeMap<(u64, String), usize>) {
+    let out = ncu_lint(&[
+        "check",
+        "--no-config",
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+        path,
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut counts = BTreeMap::new();
+    for f in json["findings"].as_array().unwrap() {
+        let id = f["kernel"]["id"].as_u64().unwrap();
+        *counts
+            .entry((id % 26, f["rule"].as_str().unwrap().to_owned()))
+            .or_default() += 1;
+    }
+    (json["summary"]["kernels"].as_u64().unwrap(), counts)
+}
+
+#[test]
+fn repeated_exports_give_the_lab_findings_repeated() {
+    let dir = temp_dir("scale");
+    for name in ["lab/raw.csv.xz", "lab/details_metric_names.csv.xz"] {
+        let (kernels_1, once) = findings_by_lab_kernel(&fixture(name));
+        let copies = 12;
+        let (kernels_n, many) = findings_by_lab_kernel(&repeated(name, copies, &dir));
+        assert_eq!(kernels_1, 26);
+        assert_eq!(
+            kernels_n,
+            26 * copies,
+            "{name}: no kernel lost, none merged"
+        );
+        let expected: BTreeMap<(u64, String), usize> = once
+            .into_iter()
+            .map(|(k, n)| (k, n * copies as usize))
+            .collect();
+        assert_eq!(many, expected, "{name}");
+    }
+}
