@@ -19,6 +19,7 @@ pub mod dump;
 pub mod ingest;
 pub mod lint;
 pub mod model;
+pub mod ncu;
 pub mod report;
 pub mod rules;
 pub mod sources;

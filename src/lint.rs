@@ -8,7 +8,7 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 
 use crate::config::Settings;
-use crate::ingest::IngestError;
+use crate::ingest::{IngestError, Source};
 use crate::model::{Kernel, Report};
 use crate::rules::{ActiveRule, CheckResult, Checker, Finding, Severity, check, needed};
 use crate::sources::SourceLookup;
@@ -33,20 +33,24 @@ pub fn lint(
 /// grow with the metrics of thousands of kernels. Several files are pages
 /// of one report, merged in memory, keeping only the metrics the rules read.
 pub fn import_and_check(
-    files: &[String],
+    mut sources: Vec<Source>,
     rules: &[ActiveRule],
 ) -> Result<(Report, CheckResult), IngestError> {
     let needed = Some(Arc::new(needed(rules)));
-    if files.len() != 1 {
-        let report = crate::ingest::import_needed(files, needed)?;
+    let single = match sources.as_slice() {
+        [Source::Path(path)] => Some(path.clone()),
+        _ => None,
+    };
+    let Some(path) = single else {
+        let report = crate::ingest::import_sources(std::mem::take(&mut sources), needed)?;
         let result = check(&report, rules);
         return Ok((report, result));
-    }
+    };
     let mut checker = Checker::new(rules, HashSet::new());
     let mut streamed: Vec<Kernel> = Vec::new();
     // Parsing and checking overlap: one thread reads and hands over
     // complete results in batches, this one checks and strips them.
-    let path = &files[0];
+    let path = &path;
     let mut report = std::thread::scope(|scope| {
         let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<Kernel>>(8);
         let reader = scope.spawn(move || {

@@ -31,6 +31,8 @@ enum Command {
     Check {
         #[command(flatten)]
         rules: RuleOptions,
+        #[command(flatten)]
+        input: InputOptions,
         /// Output format.
         #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
         format: CheckFormat,
@@ -52,14 +54,39 @@ enum Command {
         /// Record the current findings as the baseline in FILE (and exit 0).
         #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
         write_baseline: Option<PathBuf>,
-        /// Export files of one report (any `ncu --csv` form, plain or xz; `-` for stdin).
+        /// Export files of one report (any `ncu --csv` form, plain or xz; `-` for
+        /// stdin), or an `.ncu-rep` report (exported with ncu).
         #[arg(required = true)]
         files: Vec<String>,
+    },
+    /// Profile an application with ncu (the sections the rules need), then lint the report.
+    Profile {
+        #[command(flatten)]
+        rules: RuleOptions,
+        #[command(flatten)]
+        input: InputOptions,
+        /// The report to write (ncu adds `.ncu-rep`).
+        #[arg(short = 'o', long, default_value = "ncu-lint-profile")]
+        output: PathBuf,
+        /// Profile with `--set full` instead of the sections the rules name.
+        #[arg(long)]
+        set_full: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+        format: CheckFormat,
+        /// The least severity that fails the run (exit 1).
+        #[arg(long, value_enum)]
+        fail_on: Option<FailOn>,
+        /// The application and its arguments, after `--`.
+        #[arg(last = true, required = true)]
+        app: Vec<String>,
     },
     /// Compare two profiles: new and fixed findings, and regressions.
     Diff {
         #[command(flatten)]
         rules: RuleOptions,
+        #[command(flatten)]
+        input: InputOptions,
         /// Output format.
         #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
         format: DiffFormat,
@@ -98,6 +125,8 @@ enum Command {
     },
     /// Print the model imported from exports of one report.
     Dump {
+        #[command(flatten)]
+        input: InputOptions,
         /// Output format.
         #[arg(long, value_enum, default_value_t = DumpFormat::Json)]
         format: DumpFormat,
@@ -126,6 +155,14 @@ enum DiffFormat {
     Human,
     Json,
     Markdown,
+}
+
+/// How inputs are read.
+#[derive(Args)]
+struct InputOptions {
+    /// The `ncu` binary that exports `.ncu-rep` reports [default: $NCU, else ncu on PATH].
+    #[arg(long, value_name = "PATH")]
+    ncu: Option<PathBuf>,
 }
 
 /// Which rules run, and how: packs, configuration and overrides.
@@ -231,6 +268,7 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
     match cli.command {
         Command::Check {
             rules,
+            input,
             format,
             color,
             source_root,
@@ -241,7 +279,8 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
             files,
         } => {
             let (active, settings) = load_rules(&rules)?;
-            let (report, checked) = lint::import_and_check(&files, &active)?;
+            let (sources, _reports) = sources(&files, &input)?;
+            let (report, checked) = lint::import_and_check(sources, &active)?;
             let sources = SourceLookup::new(&report, source_root, path_map);
             let mut result = lint::finish(&report, checked, &settings, &sources);
             if let Some(path) = write_baseline {
@@ -294,8 +333,90 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
                 ExitCode::SUCCESS
             })
         }
+        Command::Profile {
+            rules,
+            input,
+            output,
+            set_full,
+            format,
+            fail_on,
+            app,
+        } => {
+            let (active, settings) = load_rules(&rules)?;
+            let ncu = ncu_lint::ncu::find(input.ncu.as_deref()).ok_or_else(|| {
+                miette::miette!(
+                    code = "ncu_lint::ncu::not_found",
+                    help = "give it with --ncu PATH or the NCU environment variable, or put ncu on PATH",
+                    "profiling needs `ncu`, which was not found"
+                )
+            })?;
+            let sections: Vec<String> = if set_full {
+                Vec::new()
+            } else {
+                let mut all: Vec<String> = Vec::new();
+                for rule in &active {
+                    for section in &rule.rule.sections {
+                        if !all.contains(section) {
+                            all.push(section.clone());
+                        }
+                    }
+                }
+                all
+            };
+            let report_path = output.with_extension("ncu-rep");
+            if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| miette::miette!("cannot create {}: {e}", dir.display()))?;
+            }
+            let mut command = ncu_lint::ncu::profile_command(&ncu, &output, &sections, &app);
+            if set_full {
+                command.arg("--set").arg("full");
+            }
+            write_stderr(&format!("ncu-lint: {}", ncu_lint::ncu::describe(&command)));
+            // The application's and ncu's own output go to stderr: stdout is the lint report.
+            let status = command
+                .stdout(std::io::stderr())
+                .status()
+                .map_err(|e| miette::miette!("cannot run {}: {e}", ncu.display()))?;
+            if !status.success() {
+                return Err(miette::miette!("ncu exited with {status} while profiling"));
+            }
+            let files = vec![report_path.display().to_string()];
+            let (sources, _reports) = sources(&files, &input)?;
+            let (report, checked) = lint::import_and_check(sources, &active)?;
+            let sources = SourceLookup::new(&report, None, Vec::new());
+            let result = lint::finish(&report, checked, &settings, &sources);
+            let threshold = match fail_on {
+                Some(f) => f.threshold(),
+                None => settings.fail_on.unwrap_or(Some(Severity::Warning)),
+            };
+            let text = match format {
+                CheckFormat::Human => report::human::render(
+                    &report,
+                    &result,
+                    &active,
+                    &sources,
+                    report::human::Style::default(),
+                ),
+                CheckFormat::Json => report::json::to_json_string(&result),
+                CheckFormat::Sarif => {
+                    to_json_text(&report::sarif::to_sarif(&report, &result, &active))?
+                }
+                CheckFormat::Github => report::github::render(&report, &result),
+                CheckFormat::Junit => report::junit::render(&report, &result, threshold),
+                CheckFormat::Markdown => report::markdown::render(&result),
+            };
+            write_stdout(&text)?;
+            let failed = threshold.is_some_and(|t| result.findings.iter().any(|f| f.severity >= t));
+            Ok(if failed {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
         Command::Diff {
             rules,
+            input,
             format,
             tolerance_rel,
             tolerance_abs,
@@ -304,8 +425,10 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
             against,
         } => {
             let (active, settings) = load_rules(&rules)?;
-            let base_report = ingest::import(&base)?;
-            let head_report = ingest::import(&against)?;
+            let (base_sources, _base_reports) = sources(&base, &input)?;
+            let (head_sources, _head_reports) = sources(&against, &input)?;
+            let base_report = ingest::import_sources(base_sources, None)?;
+            let head_report = ingest::import_sources(head_sources, None)?;
             let base_sources = SourceLookup::new(&base_report, None, Vec::new());
             let head_sources = SourceLookup::new(&head_report, None, Vec::new());
             let base_result = lint::lint(&base_report, &active, &settings, &base_sources);
@@ -426,8 +549,13 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
             write_stdout(&text)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Dump { format, files } => {
-            let report = ingest::import(&files)?;
+        Command::Dump {
+            input,
+            format,
+            files,
+        } => {
+            let (sources, _reports) = sources(&files, &input)?;
+            let report = ingest::import_sources(sources, None)?;
             let text = match format {
                 DumpFormat::Json => to_json_text(&dump::to_json(&report))?,
                 DumpFormat::Text => dump::to_text(&report),
@@ -436,6 +564,37 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// The inputs for `files`: CSV exports as they are, and each `.ncu-rep`
+/// report as the `ncu -i` commands that export the pages the rules read.
+/// The report guards returned keep unpacked copies alive until dropped.
+fn sources(
+    files: &[String],
+    options: &InputOptions,
+) -> miette::Result<(Vec<ingest::Source>, Vec<ncu_lint::ncu::ReportFile>)> {
+    let mut sources = Vec::new();
+    let mut reports = Vec::new();
+    for file in files {
+        if file == "-" || !ncu_lint::ncu::is_report(file) {
+            sources.push(ingest::Source::Path(file.clone()));
+            continue;
+        }
+        let ncu = ncu_lint::ncu::find(options.ncu.as_deref()).ok_or_else(|| {
+            ncu_lint::ncu::NcuError::NotFound {
+                report: file.clone(),
+            }
+        })?;
+        let report = ncu_lint::ncu::ReportFile::open(file)?;
+        for (page, args) in ncu_lint::ncu::PAGES {
+            sources.push(ingest::Source::Command {
+                name: format!("{file} ({page})"),
+                command: ncu_lint::ncu::export_command(&ncu, report.path(), args),
+            });
+        }
+        reports.push(report);
+    }
+    Ok((sources, reports))
 }
 
 /// The rules in effect and the settings: the configuration file (found or

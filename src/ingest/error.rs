@@ -157,6 +157,16 @@ pub enum IngestError {
         limit: usize,
     },
 
+    /// A command that produces an export (`ncu -i ...`) failed.
+    #[error("`{command}` failed: {reason}")]
+    #[diagnostic(code(ncu_lint::ingest::command))]
+    Command {
+        /// The command line.
+        command: String,
+        /// Its exit status and last error lines.
+        reason: String,
+    },
+
     /// Two files claim different kernels for one result ID.
     #[error("{path}: result {id} is `{name}` here but `{other_name}` in {other_path}")]
     #[diagnostic(

@@ -23,6 +23,19 @@ pub fn open(path: &str) -> Result<Box<dyn BufRead + Send>, IngestError> {
     } else {
         Box::new(File::open(Path::new(path)).map_err(io_err)?)
     };
+    prepare(path, raw)
+}
+
+/// Buffers `raw` (named `path` in errors), decompressing xz and refusing
+/// what is not UTF-8 text.
+pub fn prepare(
+    path: &str,
+    raw: Box<dyn Read + Send>,
+) -> Result<Box<dyn BufRead + Send>, IngestError> {
+    let io_err = |source| IngestError::Io {
+        path: path.to_owned(),
+        source,
+    };
     let mut reader: Box<dyn BufRead + Send> = Box::new(BufReader::with_capacity(BUFFER, raw));
     if reader.fill_buf().map_err(io_err)?.starts_with(XZ_MAGIC) {
         reader = Box::new(BufReader::with_capacity(

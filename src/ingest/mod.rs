@@ -60,6 +60,96 @@ pub fn import_needed(paths: &[String], needed: Option<Arc<Needed>>) -> Result<Re
     merge::merge(imports)
 }
 
+/// Where an export comes from: a file, or a command whose standard output
+/// is the export (`ncu -i report.ncu-rep --csv ...`).
+pub enum Source {
+    /// A file (plain or xz), or `-` for standard input.
+    Path(String),
+    /// A command and the name it goes by in messages.
+    Command {
+        /// The name in messages.
+        name: String,
+        /// The command.
+        command: std::process::Command,
+    },
+}
+
+/// Imports exports of one report from files or commands, keeping only the
+/// metric keys in `needed` (all if `None`). Commands run one after another,
+/// their output streamed into the importer.
+pub fn import_sources(
+    sources: Vec<Source>,
+    needed: Option<Arc<Needed>>,
+) -> Result<Report, IngestError> {
+    let mut imports = Vec::new();
+    for (i, source) in sources.into_iter().enumerate() {
+        match source {
+            Source::Path(path) => {
+                let input = input::open(&path)?;
+                let out = FileImport::new(&path, i).with_needed(needed.clone());
+                imports.push(read(Records::new(input, &path), out, &mut |_| {})?);
+            }
+            Source::Command { name, mut command } => {
+                imports.push(run_command(&name, &mut command, i, needed.clone())?);
+            }
+        }
+    }
+    merge::merge(imports)
+}
+
+/// Runs `command` and imports its standard output as the `index`-th input.
+fn run_command(
+    name: &str,
+    command: &mut std::process::Command,
+    index: usize,
+    needed: Option<Arc<Needed>>,
+) -> Result<FileImport, IngestError> {
+    let described = std::iter::once(command.get_program())
+        .chain(command.get_args())
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let failed = |reason: String| IngestError::Command {
+        command: described.clone(),
+        reason,
+    };
+    let mut child = command
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| failed(e.to_string()))?;
+    let stdout = child
+        .stdout
+        .take()
+        .ok_or_else(|| failed("no standard output".into()))?;
+    let mut stderr = child
+        .stderr
+        .take()
+        .ok_or_else(|| failed("no standard error".into()))?;
+    // Drained on its own thread so that a chatty stderr cannot stall stdout.
+    let errors = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
+        text
+    });
+    let imported = input::prepare(name, Box::new(stdout)).and_then(|input| {
+        let out = FileImport::new(name, index).with_needed(needed);
+        read(Records::new(input, name), out, &mut |_| {})
+    });
+    let status = child.wait().map_err(|e| failed(e.to_string()))?;
+    let stderr = errors.join().unwrap_or_default();
+    if !status.success() {
+        // ncu prints its own errors as `==ERROR==` lines on stdout; quote them.
+        if let Err(e @ IngestError::NoCsv { found: Some(_), .. }) = imported {
+            return Err(e);
+        }
+        let last: Vec<&str> = stderr.lines().rev().take(3).collect();
+        let last: Vec<&str> = last.into_iter().rev().collect();
+        return Err(failed(format!("{status}: {}", last.join(" / "))));
+    }
+    imported
+}
+
 /// Streams one export: each result goes to `on_kernel` as soon as its rows
 /// are complete, and is not kept. The report returned holds everything else
 /// (files, session, source listings, warnings, and results from a source

@@ -64,6 +64,13 @@ pub fn to_text(active: &ActiveRule) -> String {
         }
         out.push('\n');
     }
+    if !rule.sections.is_empty() {
+        let _ = writeln!(
+            out,
+            "## Nsight Compute sections\nProfile with `--section {}` (or `--set full`); `ncu-lint profile` does.\n",
+            rule.sections.join(" --section ")
+        );
+    }
     let _ = writeln!(
         out,
         "## Inputs (first variant whose inputs a kernel has is used)"
@@ -87,6 +94,7 @@ pub fn to_json(active: &ActiveRule) -> Json {
         "pack": rule.pack,
         "severity": active.severity,
         "docs": rule.docs,
+        "sections": rule.sections,
         "params": active.params.iter().map(|(k, v)| (k.clone(), json!({
             "value": v,
             "default": rule.params[k].default,

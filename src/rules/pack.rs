@@ -208,6 +208,9 @@ pub struct Rule {
     pub lines: Option<LineSpec>,
     /// The deciding quantity, compared by `ncu-lint diff`.
     pub quantity: Option<Quantity>,
+    /// The Nsight Compute sections whose metrics the rule reads
+    /// (`ncu-lint profile` collects them).
+    pub sections: Vec<String>,
     /// Compute capabilities the rule applies to (inclusive bounds).
     pub cc: (Option<f64>, Option<f64>),
     /// Export forms of which at least one must be present, if any are named.
@@ -362,6 +365,8 @@ struct RawRule {
     lines: Option<RawLines>,
     #[serde(default)]
     quantity: Option<RawQuantity>,
+    #[serde(default)]
+    sections: Vec<String>,
     #[serde(default)]
     cc: Option<RawCc>,
     #[serde(default)]
@@ -1149,6 +1154,7 @@ fn validate_rule(checker: &mut Checker<'_>, raw: RawRule, pack: &str) -> Option<
         downgrade,
         lines,
         quantity,
+        sections: raw.sections,
         cc,
         forms,
         docs: Docs {
