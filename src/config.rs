@@ -37,7 +37,8 @@ pub const FILE_NAME: &str = "ncu-lint.toml";
 #[derive(Debug, Clone)]
 pub struct Pattern {
     text: String,
-    regex: Regex,
+    /// `None` when the glob is too large for a regex; then it matches itself only.
+    regex: Option<Regex>,
 }
 
 impl Pattern {
@@ -54,14 +55,16 @@ impl Pattern {
         source.push('$');
         Pattern {
             text: text.to_owned(),
-            regex: Regex::new(&source)
-                .unwrap_or_else(|_| Regex::new("^$").expect("the empty pattern is valid")),
+            regex: Regex::new(&source).ok(),
         }
     }
 
     /// Whether `text` matches.
     pub fn matches(&self, text: &str) -> bool {
-        self.regex.is_match(text)
+        match &self.regex {
+            Some(regex) => regex.is_match(text),
+            None => self.text == text,
+        }
     }
 
     /// Whether the pattern has wildcards.
@@ -297,7 +300,9 @@ pub fn parse(name: &str, text: &str, base: &Path) -> Result<Settings, ConfigErro
     }
     for kernel in raw.kernels {
         let matcher = match (&kernel.name, &kernel.regex) {
-            (Some(glob), None) => Some(Pattern::glob(glob).regex),
+            (Some(glob), None) => Pattern::glob(glob)
+                .regex
+                .or_else(|| Regex::new(&regex::escape(glob)).ok()),
             (None, Some(re)) => match Regex::new(re.get_ref()) {
                 Ok(r) => Some(r),
                 Err(e) => {

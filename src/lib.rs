@@ -11,6 +11,11 @@
 // Errors carry the offending line for their diagnostic; they are built once,
 // on the way out, so their size costs nothing on the hot path.
 #![allow(clippy::result_large_err)]
+// Input never reaches an unwrap or expect: every failure is a diagnostic.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 
 pub mod baseline;
 pub mod config;

@@ -3,6 +3,8 @@
 //! Exit codes: 0 clean, 1 findings at or above the failing severity, 2 an
 //! input, rule-pack, configuration or usage error.
 
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -281,6 +283,7 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
             let (active, settings) = load_rules(&rules)?;
             let (sources, _reports) = sources(&files, &input)?;
             let (report, checked) = lint::import_and_check(sources, &active)?;
+            report_profiler_errors(&report);
             let sources = SourceLookup::new(&report, source_root, path_map);
             let mut result = lint::finish(&report, checked, &settings, &sources);
             if let Some(path) = write_baseline {
@@ -563,6 +566,36 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
             write_stdout(&text)?;
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// An export that ncu wrote partially (`==ERROR==` lines, then some results)
+/// is linted for what is there; the errors it carries are said on stderr, so
+/// that missing kernels are not taken for clean ones.
+fn report_profiler_errors(report: &ncu_lint::model::Report) {
+    for file in &report.files {
+        for message in file.messages.iter().filter(|m| m.level == "ERROR") {
+            write_stderr(&format!(
+                "ncu-lint: warning: {}:{}: the profiler reported an error; results it failed to profile are missing: {}",
+                file.path, message.line, message.text
+            ));
+        }
+    }
+    for warning in &report.warnings {
+        let path = report
+            .files
+            .get(warning.origin.file)
+            .map_or("?", |f| f.path.as_str());
+        write_stderr(&format!(
+            "ncu-lint: warning: {path}:{}: {}{}",
+            warning.origin.line,
+            warning.message,
+            if warning.count > 1 {
+                format!(" ({} times)", warning.count)
+            } else {
+                String::new()
+            }
+        ));
     }
 }
 

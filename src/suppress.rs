@@ -17,7 +17,10 @@ use crate::sources::SourceLookup;
 pub const UNUSED: &str = "unused-suppression";
 
 static ALLOW: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"ncu-lint:\s*allow\(([^)]*)\)").expect("the allow pattern is valid")
+    // A constant pattern, compiled by the unit tests: it cannot fail at run time.
+    #[allow(clippy::expect_used)]
+    let regex = Regex::new(r"ncu-lint:\s*allow\(([^)]*)\)").expect("the allow pattern is valid");
+    regex
 });
 
 /// The rule ids an `allow(...)` comment on this line names.

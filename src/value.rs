@@ -71,12 +71,18 @@ pub fn parse_value(raw: &str) -> Result<Value, NotFinite> {
     }
     if trimmed.contains(';') {
         let mut values = Vec::new();
-        for part in trimmed.split(';') {
+        for part in trimmed
+            .split(';')
+            .take(crate::ingest::limits::MAX_INSTANCES + 1)
+        {
             match parse_number(part.trim()) {
                 Some(Ok(n)) => values.push(n),
                 Some(Err(e)) => return Err(e),
                 None => return Ok(Value::Text(trimmed.to_owned())),
             }
+        }
+        if values.len() > crate::ingest::limits::MAX_INSTANCES {
+            return Ok(Value::Text(trimmed.to_owned()));
         }
         return Ok(Value::Instances(values));
     }

@@ -197,6 +197,17 @@ impl FileImport {
         origin: Origin,
     ) -> Metric {
         let unit = normalize_unit(raw_unit);
+        if raw.len() > crate::ingest::limits::MAX_INSTANCES
+            && raw.bytes().filter(|&b| b == b';').count() >= crate::ingest::limits::MAX_INSTANCES
+        {
+            self.warn(
+                format!(
+                    "`{key}`: more instanced values than the limit of {}; kept as text",
+                    crate::ingest::limits::MAX_INSTANCES
+                ),
+                origin,
+            );
+        }
         let value = match parse_value(raw) {
             Ok(v) => v.scaled(unit.factor),
             Err(e) => {

@@ -157,6 +157,23 @@ pub enum IngestError {
         limit: usize,
     },
 
+    /// The input reached one of the limits that bound hostile input.
+    #[error("{path}:{line}: more {what} than the limit of {limit}")]
+    #[diagnostic(
+        code(ncu_lint::ingest::limit),
+        help("Nsight Compute never writes this much; the file is damaged or not an ncu export")
+    )]
+    LimitExceeded {
+        /// The file.
+        path: String,
+        /// 1-based line.
+        line: u64,
+        /// What was counted.
+        what: String,
+        /// The limit.
+        limit: usize,
+    },
+
     /// A command that produces an export (`ncu -i ...`) failed.
     #[error("`{command}` failed: {reason}")]
     #[diagnostic(code(ncu_lint::ingest::command))]

@@ -18,7 +18,11 @@ use crate::model::{InputFile, Kernel, Report, SourceView, Unattached};
 
 /// A template argument cast such as `(int)32` or `(unsigned long)8`.
 static CAST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\([a-zA-Z_][a-zA-Z0-9_ ]*\)(-?[0-9])").expect("the cast pattern is valid")
+    // A constant pattern, compiled by the unit tests: it cannot fail at run time.
+    #[allow(clippy::expect_used)]
+    let regex =
+        Regex::new(r"\([a-zA-Z_][a-zA-Z0-9_ ]*\)(-?[0-9])").expect("the cast pattern is valid");
+    regex
 });
 
 /// A kernel name reduced for matching across pages: template argument casts

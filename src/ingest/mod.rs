@@ -17,6 +17,7 @@ mod error;
 mod input;
 mod labels;
 mod launch;
+pub mod limits;
 mod merge;
 mod raw;
 mod records;
@@ -58,6 +59,14 @@ pub fn import_needed(paths: &[String], needed: Option<Arc<Needed>>) -> Result<Re
         })
         .collect::<Result<Vec<_>, _>>()?;
     merge::merge(imports)
+}
+
+/// Imports one export held in memory (tests and fuzzing), named `name`.
+pub fn import_bytes(name: &str, bytes: &[u8]) -> Result<Report, IngestError> {
+    let input = input::prepare(name, Box::new(std::io::Cursor::new(bytes.to_vec())))?;
+    let out = FileImport::new(name, 0);
+    let import = read(Records::new(input, name), out, &mut |_| {})?;
+    merge::merge(vec![import])
 }
 
 /// Where an export comes from: a file, or a command whose standard output
@@ -206,6 +215,7 @@ fn read<R: BufRead>(
             Table::Source(parser) => rec.split_source(parser.width(), parser.text_column()),
             _ => rec.split_csv(),
         }
+        rec.check_limits()?;
         if rec.cut_short() && table.joins_lines() {
             drop_cut_row(&rec, &mut out);
             break;

@@ -8,13 +8,12 @@
 //! crate's own engine), keeping each field's byte column for diagnostics.
 
 use std::cell::{Cell, RefCell};
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 
 use super::error::IngestError;
 
-/// Longest logical record accepted; a quote that never closes would
-/// otherwise make the rest of the file one record.
-pub const MAX_RECORD_BYTES: usize = 16 << 20;
+pub use super::limits::MAX_RECORD_BYTES;
+use super::limits::{MAX_FIELD_BYTES, MAX_FIELDS};
 
 /// A reader of logical records (physical lines, joined where a quoted field
 /// spans lines), and the fields of the current one.
@@ -112,11 +111,16 @@ impl<R: BufRead> Records<R> {
             }
         }
         if join && self.is_csv() {
-            while count_quotes(&self.raw) % 2 == 1 {
+            // Quotes are counted once per physical line, so an unclosed quote
+            // costs linear time on its way to the record limit.
+            let mut open = count_quotes(&self.raw) % 2 == 1;
+            while open {
                 self.raw.push(b'\n');
+                let start = self.raw.len();
                 if !self.read_physical_line()? {
                     break;
                 }
+                open ^= count_quotes(&self.raw[start..]) % 2 == 1;
             }
         }
         // ASCII is checked first: it is the common case and the fastest test.
@@ -143,8 +147,11 @@ impl<R: BufRead> Records<R> {
     /// Appends one physical line to `raw`, without its terminator.
     fn read_physical_line(&mut self) -> Result<bool, IngestError> {
         let start = self.raw.len();
-        let n = self
-            .input
+        // Read no further than the record limit: a file with no line breaks
+        // must not be read into memory whole.
+        let room = (MAX_RECORD_BYTES + 2).saturating_sub(start) as u64;
+        let n = (&mut self.input)
+            .take(room)
             .read_until(b'\n', &mut self.raw)
             .map_err(|source| IngestError::Io {
                 path: self.path.clone(),
@@ -157,7 +164,7 @@ impl<R: BufRead> Records<R> {
         self.next_offset += n as u64;
         if self.raw.last() == Some(&b'\n') {
             self.raw.pop();
-        } else {
+        } else if self.raw.len() <= MAX_RECORD_BYTES {
             self.cut_short = true;
         }
         if self.raw.len() > start && self.raw.last() == Some(&b'\r') {
@@ -210,6 +217,25 @@ impl<R: BufRead> Records<R> {
             self.ranges.push((begin, end));
             begin = end;
         }
+    }
+
+    /// Refuses a record with more fields, or a longer field, than the limits allow.
+    pub fn check_limits(&self) -> Result<(), IngestError> {
+        let exceeded = |what: &str, limit: usize| IngestError::LimitExceeded {
+            path: self.path.clone(),
+            line: self.line,
+            what: what.to_owned(),
+            limit,
+        };
+        if self.ranges.len() > MAX_FIELDS {
+            return Err(exceeded("fields in one record", MAX_FIELDS));
+        }
+        if self.raw.len() > MAX_FIELD_BYTES
+            && self.ranges.iter().any(|(a, b)| b - a > MAX_FIELD_BYTES)
+        {
+            return Err(exceeded("bytes in one field", MAX_FIELD_BYTES));
+        }
+        Ok(())
     }
 
     /// Splits the current record at `","` boundaries, for the source page,

@@ -12,6 +12,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::BufRead;
 
 use super::collect::FileImport;
+use super::limits::MAX_SOURCE_LINE;
 use super::records::Records;
 use crate::model::{Origin, SourceFile, SourceRow, SourceView};
 use crate::value::parse_value;
@@ -132,7 +133,8 @@ impl SourceParser {
     fn row<R: BufRead>(&mut self, rec: &Records<R>, out: &mut FileImport, origin: Origin) {
         let cell = |col: Option<usize>| col.map_or("", |i| rec.field(i));
         if let Some(listing) = &mut self.listing {
-            if let Ok(n) = cell(self.layout.line_no).trim().parse::<usize>() {
+            let line = cell(self.layout.line_no).trim().parse::<usize>();
+            if let Ok(n @ 1..=MAX_SOURCE_LINE) = line {
                 if n > listing.lines.len() {
                     listing.lines.resize(n, String::new());
                 }
