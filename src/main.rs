@@ -306,35 +306,26 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
                 Some(f) => f.threshold(),
                 None => settings.fail_on.unwrap_or(Some(Severity::Warning)),
             };
-            let text = match format {
-                CheckFormat::Human => {
-                    let style = report::human::Style {
-                        color: use_color(color),
-                        ..Default::default()
-                    };
-                    report::human::render(&report, &result, &active, &sources, style)
-                }
-                CheckFormat::Json => report::json::to_json_string(&result),
-                CheckFormat::Sarif => {
-                    to_json_text(&report::sarif::to_sarif(&report, &result, &active))?
-                }
-                CheckFormat::Github => report::github::render(&report, &result),
-                CheckFormat::Junit => report::junit::render(&report, &result, threshold),
-                CheckFormat::Markdown => report::markdown::render(&result),
+            let style = report::human::Style {
+                color: use_color(color),
+                ..Default::default()
             };
-            write_stdout(&text)?;
+            let output = Output {
+                report: &report,
+                result: &result,
+                rules: &active,
+                sources: &sources,
+                style,
+                threshold,
+            };
+            let code = output.write(format)?;
             for entry in &stale {
                 write_stderr(&format!(
                     "ncu-lint: stale baseline entry: {} on `{}` at {} no longer occurs",
                     entry.rule, entry.kernel, entry.place
                 ));
             }
-            let failed = threshold.is_some_and(|t| result.findings.iter().any(|f| f.severity >= t));
-            Ok(if failed {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            })
+            Ok(code)
         }
         Command::Profile {
             rules,
@@ -393,29 +384,15 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
                 Some(f) => f.threshold(),
                 None => settings.fail_on.unwrap_or(Some(Severity::Warning)),
             };
-            let text = match format {
-                CheckFormat::Human => report::human::render(
-                    &report,
-                    &result,
-                    &active,
-                    &sources,
-                    report::human::Style::default(),
-                ),
-                CheckFormat::Json => report::json::to_json_string(&result),
-                CheckFormat::Sarif => {
-                    to_json_text(&report::sarif::to_sarif(&report, &result, &active))?
-                }
-                CheckFormat::Github => report::github::render(&report, &result),
-                CheckFormat::Junit => report::junit::render(&report, &result, threshold),
-                CheckFormat::Markdown => report::markdown::render(&result),
-            };
-            write_stdout(&text)?;
-            let failed = threshold.is_some_and(|t| result.findings.iter().any(|f| f.severity >= t));
-            Ok(if failed {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            })
+            Output {
+                report: &report,
+                result: &result,
+                rules: &active,
+                sources: &sources,
+                style: report::human::Style::default(),
+                threshold,
+            }
+            .write(format)
         }
         Command::Diff {
             rules,
@@ -566,6 +543,45 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
             write_stdout(&text)?;
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// A lint's outcome and how to show it.
+struct Output<'a> {
+    report: &'a ncu_lint::model::Report,
+    result: &'a rules::CheckResult,
+    rules: &'a [ActiveRule],
+    sources: &'a SourceLookup<'a>,
+    style: report::human::Style,
+    threshold: Option<Severity>,
+}
+
+impl Output<'_> {
+    /// Writes the findings in `format` and gives the exit code: 1 when a
+    /// finding reaches the failing severity.
+    fn write(&self, format: CheckFormat) -> miette::Result<ExitCode> {
+        let (report, result) = (self.report, self.result);
+        let text = match format {
+            CheckFormat::Human => {
+                report::human::render(report, result, self.rules, self.sources, self.style)
+            }
+            CheckFormat::Json => report::json::to_json_string(result),
+            CheckFormat::Sarif => {
+                to_json_text(&report::sarif::to_sarif(report, result, self.rules))?
+            }
+            CheckFormat::Github => report::github::render(report, result),
+            CheckFormat::Junit => report::junit::render(report, result, self.threshold),
+            CheckFormat::Markdown => report::markdown::render(result),
+        };
+        write_stdout(&text)?;
+        let failed = self
+            .threshold
+            .is_some_and(|t| result.findings.iter().any(|f| f.severity >= t));
+        Ok(if failed {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        })
     }
 }
 
