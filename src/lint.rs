@@ -32,9 +32,11 @@ pub fn lint(
 /// identity (name, launch, Nsight Compute's rule rows), so memory does not
 /// grow with the metrics of thousands of kernels. Several files are pages
 /// of one report, merged in memory, keeping only the metrics the rules read.
+/// `progress` hears the number of results checked so far, once per batch.
 pub fn import_and_check(
     mut sources: Vec<Source>,
     rules: &[ActiveRule],
+    progress: &mut dyn FnMut(usize),
 ) -> Result<(Report, CheckResult), IngestError> {
     let needed = Some(Arc::new(needed(rules)));
     let single = match sources.as_slice() {
@@ -73,6 +75,7 @@ pub fn import_and_check(
                 kernel.metrics = IndexMap::new();
                 streamed.push(kernel);
             }
+            progress(streamed.len());
         }
         reader
             .join()

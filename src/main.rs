@@ -282,7 +282,10 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
         } => {
             let (active, settings) = load_rules(&rules)?;
             let (sources, _reports) = sources(&files, &input)?;
-            let (report, checked) = lint::import_and_check(sources, &active)?;
+            let mut progress = Progress::for_inputs(&files);
+            let (report, checked) =
+                lint::import_and_check(sources, &active, &mut |n| progress.update(n))?;
+            progress.finish();
             report_profiler_errors(&report);
             let sources = SourceLookup::new(&report, source_root, path_map);
             let mut result = lint::finish(&report, checked, &settings, &sources);
@@ -377,7 +380,7 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
             }
             let files = vec![report_path.display().to_string()];
             let (sources, _reports) = sources(&files, &input)?;
-            let (report, checked) = lint::import_and_check(sources, &active)?;
+            let (report, checked) = lint::import_and_check(sources, &active, &mut |_| {})?;
             let sources = SourceLookup::new(&report, None, Vec::new());
             let result = lint::finish(&report, checked, &settings, &sources);
             let threshold = match fail_on {
@@ -542,6 +545,43 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
             };
             write_stdout(&text)?;
             Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// A count of results checked on stderr, for large inputs when stderr is a
+/// terminal; nothing otherwise.
+struct Progress {
+    shown: bool,
+    last: std::time::Instant,
+}
+
+impl Progress {
+    /// Inputs of 64 MB or more, read while a person watches, get a counter.
+    fn for_inputs(files: &[String]) -> Progress {
+        use std::io::IsTerminal;
+        let large = files
+            .iter()
+            .filter_map(|f| std::fs::metadata(f).ok())
+            .map(|m| m.len())
+            .sum::<u64>()
+            >= 64 << 20;
+        Progress {
+            shown: large && std::io::stderr().is_terminal(),
+            last: std::time::Instant::now(),
+        }
+    }
+
+    fn update(&mut self, checked: usize) {
+        if self.shown && self.last.elapsed().as_millis() >= 200 {
+            self.last = std::time::Instant::now();
+            let _ = write!(std::io::stderr(), "\rncu-lint: {checked} results checked");
+        }
+    }
+
+    fn finish(&mut self) {
+        if self.shown {
+            let _ = write!(std::io::stderr(), "\r\x1b[K");
         }
     }
 }
