@@ -22,7 +22,7 @@
 use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
-use miette::{NamedSource, Severity as MietteSeverity};
+use miette::NamedSource;
 use regex::Regex;
 use serde::Deserialize;
 use toml::Spanned;
@@ -190,18 +190,13 @@ fn problem(
     span: std::ops::Range<usize>,
     label: &str,
 ) -> PackProblem {
-    let start = span.start.min(text.len());
-    let end = span.end.clamp(start, text.len());
-    PackProblem {
+    PackProblem::error(
         kind,
         message,
-        source: NamedSource::new(path, text.to_owned()),
-        span: (start, end - start).into(),
-        label: label.to_owned(),
-        also: None,
-        help: None,
-        severity: MietteSeverity::Error,
-    }
+        NamedSource::new(path, text.to_owned()),
+        span,
+        label,
+    )
 }
 
 /// Reads a config file into settings.

@@ -70,6 +70,29 @@ pub struct PackProblem {
 }
 
 impl PackProblem {
+    /// An error of `kind` at `span` (clamped to the text) of `source`.
+    pub fn error(
+        kind: ProblemKind,
+        message: String,
+        source: NamedSource<String>,
+        span: std::ops::Range<usize>,
+        label: &str,
+    ) -> PackProblem {
+        let len = source.inner().len();
+        let start = span.start.min(len);
+        let end = span.end.clamp(start, len);
+        PackProblem {
+            kind,
+            message,
+            source,
+            span: (start, end - start).into(),
+            label: label.to_owned(),
+            also: None,
+            help: None,
+            severity: Severity::Error,
+        }
+    }
+
     /// 1-based line and column of the main span.
     pub fn line_column(&self) -> (usize, usize) {
         let text = self.source.inner();

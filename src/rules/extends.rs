@@ -18,16 +18,7 @@ fn problem(
     message: String,
     label: &str,
 ) -> PackProblem {
-    PackProblem {
-        kind,
-        message,
-        source: pack.source.clone(),
-        span: (span.start, span.end - span.start).into(),
-        label: label.to_owned(),
-        also: None,
-        help: None,
-        severity: miette::Severity::Error,
-    }
+    PackProblem::error(kind, message, pack.source.clone(), span, label)
 }
 
 /// Resolves what `pack` extends; `dir` resolves relative paths.

@@ -27,16 +27,13 @@ pub struct TestOutcome {
 }
 
 fn problem(pack: &Pack, test: &PackTest, kind: ProblemKind, message: String) -> PackProblem {
-    PackProblem {
+    PackProblem::error(
         kind,
         message,
-        source: pack.source.clone(),
-        span: (test.span.start, test.span.end - test.span.start).into(),
-        label: "in this test".to_owned(),
-        also: None,
-        help: None,
-        severity: miette::Severity::Error,
-    }
+        pack.source.clone(),
+        test.span.clone(),
+        "in this test",
+    )
 }
 
 /// Checks a pack's tests without running them: their files exist and
