@@ -187,8 +187,9 @@ impl<'r> Checker<'r> {
     /// Evaluates every rule on one kernel, the `index`-th of the report.
     pub fn kernel(&mut self, kernel: &Kernel, index: usize) {
         self.result.kernels += 1;
-        let columns: HashSet<&str> = self.columns.iter().map(String::as_str).collect();
-        let context = Context { columns: &columns };
+        let context = Context {
+            columns: &self.columns,
+        };
         for active in self.rules {
             let rule = &active.rule;
             if !rule.forms.is_empty() && !rule.forms.iter().any(|f| self.forms.contains(f)) {
@@ -314,7 +315,7 @@ struct Context<'a> {
     /// Source-page columns present in any block of the report: a block
     /// without one of these has no such activity (ncu drops all-zero
     /// columns), which reads as zero, not as missing.
-    columns: &'a HashSet<&'a str>,
+    columns: &'a HashSet<String>,
 }
 
 /// A rule's values for one kernel, by name.
