@@ -19,6 +19,7 @@ mod labels;
 mod launch;
 pub mod limits;
 mod merge;
+mod quoted;
 mod raw;
 mod records;
 mod session;

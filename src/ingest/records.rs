@@ -8,12 +8,24 @@
 //! crate's own engine), keeping each field's byte column for diagnostics.
 
 use std::cell::{Cell, RefCell};
-use std::io::{BufRead, Read};
+use std::io::BufRead;
 
 use super::error::IngestError;
+use super::quoted::QuotedFields;
 
 pub use super::limits::MAX_RECORD_BYTES;
 use super::limits::{MAX_FIELD_BYTES, MAX_FIELDS};
+
+/// How the current record was split.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Split {
+    /// By csv_core: `ranges` index the unescaped fields in `out`.
+    Csv,
+    /// At `","`, for the source page: `ranges` index `text`.
+    Source,
+    /// As ncu writes fields: [`QuotedFields`] finds them in `text`.
+    Quoted,
+}
 
 /// A reader of logical records (physical lines, joined where a quoted field
 /// spans lines), and the fields of the current one.
@@ -34,9 +46,9 @@ pub struct Records<R> {
     csv: csv_core::Reader,
     out: Vec<u8>,
     ranges: Vec<(usize, usize)>,
-    /// Whether `ranges` index `text` (fields as ncu writes them) or `out`
-    /// (fields csv_core unescaped).
-    in_text: bool,
+    /// Where the current record's fields are.
+    split: Split,
+    quoted: QuotedFields,
     ends: Vec<usize>,
     /// Byte offset of each field in `raw`, found on first use: only rows
     /// whose values are kept need them.
@@ -61,7 +73,8 @@ impl<R: BufRead> Records<R> {
             csv: csv_core::Reader::new(),
             out: Vec::with_capacity(4096),
             ranges: Vec::with_capacity(64),
-            in_text: false,
+            split: Split::Csv,
+            quoted: QuotedFields::default(),
             ends: vec![0; 64],
             starts: RefCell::new(Vec::with_capacity(64)),
             starts_known: Cell::new(false),
@@ -163,11 +176,9 @@ impl<R: BufRead> Records<R> {
         let start = self.raw.len();
         // Read no further than the record limit: a file with no line breaks
         // must not be read into memory whole.
-        let room = (MAX_RECORD_BYTES + 2).saturating_sub(start) as u64;
-        let n = (&mut self.input)
-            .take(room)
-            .read_until(b'\n', &mut self.raw)
-            .map_err(|source| IngestError::Io {
+        let room = (MAX_RECORD_BYTES + 2).saturating_sub(start);
+        let n =
+            read_line(&mut self.input, &mut self.raw, room).map_err(|source| IngestError::Io {
                 path: self.path.clone(),
                 source,
             })?;
@@ -198,11 +209,10 @@ impl<R: BufRead> Records<R> {
     /// with `csv_core`'s whole-record reader (its fast path).
     pub fn split_csv(&mut self) {
         self.clear_fields();
-        if split_quoted(self.text.as_bytes(), &mut self.ranges) {
-            self.in_text = true;
+        if self.quoted.split(self.text.as_bytes()) {
+            self.split = Split::Quoted;
             return;
         }
-        self.ranges.clear();
         self.csv.reset();
         self.out.resize(self.text.len() + 1, 0);
         if self.ends.len() < 64 {
@@ -250,11 +260,11 @@ impl<R: BufRead> Records<R> {
             what: what.to_owned(),
             limit,
         };
-        if self.ranges.len() > MAX_FIELDS {
+        if self.field_count() > MAX_FIELDS {
             return Err(exceeded("fields in one record", MAX_FIELDS));
         }
         if self.text.len() > MAX_FIELD_BYTES
-            && self.ranges.iter().any(|(a, b)| b - a > MAX_FIELD_BYTES)
+            && (0..self.field_count()).any(|i| self.field(i).len() > MAX_FIELD_BYTES)
         {
             return Err(exceeded("bytes in one field", MAX_FIELD_BYTES));
         }
@@ -298,12 +308,12 @@ impl<R: BufRead> Records<R> {
         // The body starts one byte into the record, after its opening quote.
         self.ranges
             .extend(pieces.into_iter().map(|(a, b)| (a + 1, b + 1)));
-        self.in_text = true;
+        self.split = Split::Source;
     }
 
     fn clear_fields(&mut self) {
         self.ranges.clear();
-        self.in_text = false;
+        self.split = Split::Csv;
         self.starts.get_mut().clear();
         self.starts_known.set(false);
     }
@@ -345,31 +355,44 @@ impl<R: BufRead> Records<R> {
 
     /// Number of fields of the current record after a split.
     pub fn field_count(&self) -> usize {
-        self.ranges.len()
+        match self.split {
+            Split::Quoted => self.quoted.count(),
+            Split::Csv | Split::Source => self.ranges.len(),
+        }
     }
 
     /// Field `i`, or `""` past the end (ragged rows are shorter than their header).
     pub fn field(&self, i: usize) -> &str {
-        let Some(&(a, b)) = self.ranges.get(i) else {
-            return "";
-        };
-        if self.in_text {
-            // Fields end at ASCII quotes and commas, so never inside a character.
-            return self.text.get(a..b).unwrap_or("");
+        // Fields are cut at ASCII quotes and commas, so never inside a
+        // character: slicing the checked text cannot fail.
+        match self.split {
+            Split::Quoted => self.quoted.span(i).map_or("", |(a, b)| {
+                let field = self.text.get(a..b).unwrap_or("");
+                field
+                    .strip_prefix('"')
+                    .and_then(|f| f.strip_suffix('"'))
+                    .unwrap_or(field)
+            }),
+            Split::Source => self
+                .ranges
+                .get(i)
+                .map_or("", |&(a, b)| self.text.get(a..b).unwrap_or("")),
+            Split::Csv => self
+                .ranges
+                .get(i)
+                .and_then(|&(a, b)| std::str::from_utf8(&self.out[a..b]).ok())
+                .unwrap_or(""),
         }
-        std::str::from_utf8(&self.out[a..b]).unwrap_or("")
     }
 
     /// 1-based byte column where field `i` starts.
     pub fn column(&self, i: usize) -> u32 {
-        if self.in_text {
-            // A quoted field's text starts after its quote, whose 1-based
-            // column is the text's 0-based offset; an unquoted one starts at
-            // its own offset.
-            return self.ranges.get(i).map_or(1, |&(a, _)| {
-                let quoted = a > 0 && self.text.as_bytes()[a - 1] == b'"';
-                (if quoted { a } else { a + 1 }) as u32
-            });
+        match self.split {
+            Split::Quoted => return self.quoted.span(i).map_or(1, |(a, _)| a as u32 + 1),
+            // A source cell's text starts after its quote, whose 1-based
+            // column is the text's 0-based offset.
+            Split::Source => return self.ranges.get(i).map_or(1, |&(a, _)| a as u32),
+            Split::Csv => {}
         }
         if let Some(start) = self.quoted_start(i) {
             return start as u32 + 1;
@@ -388,102 +411,34 @@ impl<R: BufRead> Records<R> {
     }
 }
 
-/// Splits a record written as ncu writes them, every field quoted with no
-/// quote inside (`"a","b",""`, empty unquoted fields allowed), into `ranges`
-/// of field text. Returns `false` for anything else (an escaped quote, an
-/// unquoted value), which csv_core then splits. Written by hand because this
-/// shape is the whole of a large export: quote positions come 64 bytes at a
-/// time from a bit mask, and fields are ranges in the record, not copies.
-fn split_quoted(raw: &[u8], ranges: &mut Vec<(usize, usize)>) -> bool {
-    if raw.is_empty() {
-        return false;
-    }
-    let mut quotes = QuotePositions::new(raw);
-    let mut pos = 0;
-    loop {
-        match raw.get(pos) {
-            Some(b'"') => {
-                if quotes.next() != Some(pos) {
-                    return false;
-                }
-                let Some(close) = quotes.next() else {
-                    return false;
-                };
-                ranges.push((pos + 1, close));
-                match raw.get(close + 1) {
-                    None => return true,
-                    Some(b',') => pos = close + 2,
-                    Some(_) => return false,
-                }
-            }
-            Some(b',') => {
-                ranges.push((pos, pos));
-                pos += 1;
-            }
-            None => {
-                ranges.push((pos, pos));
-                return true;
-            }
-            Some(_) => return false,
+/// Appends bytes of `input` to `line` up to and including the next line
+/// break, at most `room` of them; returns how many. `BufRead::read_until`
+/// does the same with a byte-at-a-word search; the memchr crate's vector
+/// search finds a line's end several times faster.
+fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>, room: usize) -> std::io::Result<usize> {
+    let mut taken = 0;
+    while taken < room {
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let available = &buffer[..buffer.len().min(room - taken)];
+        if available.is_empty() {
+            break;
+        }
+        let (used, ended) = match memchr::memchr(b'\n', available) {
+            Some(i) => (i + 1, true),
+            None => (available.len(), false),
+        };
+        line.extend_from_slice(&available[..used]);
+        input.consume(used);
+        taken += used;
+        if ended {
+            break;
         }
     }
-}
-
-/// Positions of the quote characters in a byte string, in order.
-struct QuotePositions<'a> {
-    bytes: &'a [u8],
-    block: usize,
-    mask: u64,
-}
-
-impl<'a> QuotePositions<'a> {
-    fn new(bytes: &'a [u8]) -> Self {
-        QuotePositions {
-            bytes,
-            block: 0,
-            mask: quote_mask(bytes.get(..64).unwrap_or(bytes)),
-        }
-    }
-}
-
-impl Iterator for QuotePositions<'_> {
-    type Item = usize;
-
-    fn next(&mut self) -> Option<usize> {
-        while self.mask == 0 {
-            self.block += 64;
-            let rest = self.bytes.get(self.block..)?;
-            if rest.is_empty() {
-                return None;
-            }
-            self.mask = quote_mask(rest.get(..64).unwrap_or(rest));
-        }
-        let bit = self.mask.trailing_zeros() as usize;
-        self.mask &= self.mask - 1;
-        Some(self.block + bit)
-    }
-}
-
-/// Bit `i` set where `chunk[i]` (at most 64 bytes) is a quote; a full chunk
-/// compiles to vector compares.
-fn quote_mask(chunk: &[u8]) -> u64 {
-    if let Ok(block) = <&[u8; 64]>::try_from(chunk) {
-        // Sixteen bytes at a time: the shape the compiler turns into one
-        // compare and one move-mask instruction each.
-        let mut mask = 0u64;
-        for (k, lane) in block.chunks_exact(16).enumerate() {
-            let mut bits = 0u16;
-            for (i, &b) in lane.iter().enumerate() {
-                bits |= u16::from(b == b'"') << i;
-            }
-            mask |= u64::from(bits) << (16 * k);
-        }
-        return mask;
-    }
-    chunk
-        .iter()
-        .enumerate()
-        .fold(0, |mask, (i, &b)| mask | (u64::from(b == b'"') << i))
+    Ok(taken)
 }
 
 /// Counts quote characters; written so that the compiler vectorises it.
@@ -558,7 +513,7 @@ mod tests {
         let mut r = Records::new(line, "reference.csv");
         r.next(false).unwrap();
         r.ranges.clear();
-        r.in_text = false;
+        r.split = Split::Csv;
         r.starts_known.set(false);
         // The csv_core half of split_csv, with the fast path skipped.
         let mut csv = csv_core::Reader::new();
@@ -598,13 +553,13 @@ mod tests {
         let mut r = records("\"a\",,\"b c\",\n");
         r.next(false).unwrap();
         r.split_csv();
-        assert!(r.in_text);
+        assert_eq!(r.split, Split::Quoted);
         assert_eq!(r.fields(), ["a", "", "b c", ""]);
         assert_eq!((r.column(1), r.column(2), r.column(3)), (5, 6, 12));
         let mut r = records("\"say \"\"hi\"\"\",\"x\"\n");
         r.next(false).unwrap();
         r.split_csv();
-        assert!(!r.in_text);
+        assert_eq!(r.split, Split::Csv);
         assert_eq!(r.fields(), ["say \"hi\"", "x"]);
     }
 
