@@ -50,7 +50,7 @@ fn kernel_json(kernel: &Kernel) -> Json {
     let metrics: Map<String, Json> = kernel
         .metrics
         .iter()
-        .map(|(key, metric)| (key.clone(), metric_json(metric)))
+        .map(|(key, metric)| (key.to_string(), metric_json(metric)))
         .collect();
     out.insert("metrics".into(), Json::Object(metrics));
     if !kernel.ncu_rules.is_empty() {

@@ -9,7 +9,7 @@ use indexmap::IndexMap;
 
 use crate::config::Settings;
 use crate::ingest::{IngestError, Source};
-use crate::model::{Kernel, Report};
+use crate::model::{Kernel, Metrics, Report};
 use crate::rules::{ActiveRule, CheckResult, Checker, Finding, Severity, check, needed};
 use crate::sources::SourceLookup;
 use crate::suppress;
@@ -72,7 +72,7 @@ pub fn import_and_check(
                     checker.see_form(form);
                 }
                 checker.kernel(&kernel, streamed.len());
-                kernel.metrics = IndexMap::new();
+                kernel.metrics = Metrics::default();
                 streamed.push(kernel);
             }
             progress(streamed.len());

@@ -4,6 +4,8 @@
 //! A kernel is one profile result, identified by its result ID, never by its
 //! name: one kernel launched 2,000 times is 2,000 kernels here.
 
+use std::sync::Arc;
+
 use indexmap::IndexMap;
 use serde::Serialize;
 
@@ -90,6 +92,11 @@ pub struct Origin {
     pub column: u32,
 }
 
+/// A result's metrics by key. Keys are shared (a large export repeats the
+/// same few hundred for every result) and hashed with FxHash, since rules
+/// look up every key of every result.
+pub type Metrics = IndexMap<Arc<str>, Metric, rustc_hash::FxBuildHasher>;
+
 /// One profile result: a single kernel launch.
 #[derive(Debug, Clone, Default)]
 pub struct Kernel {
@@ -102,7 +109,7 @@ pub struct Kernel {
     /// Launches aggregated into this entry (`--print-summary per-kernel` only).
     pub invocations: Option<u64>,
     /// Metrics keyed by metric name, or `Section: Label` where no name is known.
-    pub metrics: IndexMap<String, Metric>,
+    pub metrics: Metrics,
     /// Nsight Compute's own rule results from the details page.
     pub ncu_rules: Vec<NcuRule>,
     /// The source page block of this result, if one was exported and attached.

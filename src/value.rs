@@ -199,6 +199,16 @@ pub fn normalize_unit(unit: &str) -> NormalizedUnit {
     }
 }
 
+/// The factor [`normalize_unit`] gives for `unit`, without building the
+/// base unit's name.
+pub fn unit_factor(unit: &str) -> f64 {
+    let unit = unit.trim();
+    match unit.split_once('/') {
+        Some((num, den)) => base_of(num, false).1 / base_of(den, true).1,
+        None => base_of(unit, false).1,
+    }
+}
+
 /// The base of one side of a unit. Time in a numerator is `ns` (as ncu's base
 /// printing does); time in a denominator is `s`, so rates read per second.
 fn base_of(part: &str, denominator: bool) -> (&str, f64) {
@@ -311,6 +321,7 @@ mod tests {
         for (raw, unit, factor) in cases {
             let n = normalize_unit(raw);
             assert_eq!(n.unit, unit, "{raw}");
+            assert_eq!(unit_factor(raw), n.factor, "{raw}");
             assert!(
                 (n.factor - factor).abs() <= factor * 1e-12,
                 "{raw}: {}",

@@ -11,7 +11,7 @@ use indexmap::IndexMap;
 use crate::model::{
     Form, ImportWarning, Kernel, Launch, Metric, Origin, ProfilerMessage, SourceFile, SourceView,
 };
-use crate::value::{Value, normalize_unit, parse_value};
+use crate::value::{Value, normalize_unit, parse_value, unit_factor};
 
 /// The contents of one file.
 #[derive(Debug, Default)]
@@ -48,7 +48,8 @@ pub struct FileImport {
 
 /// The metric keys the rules in effect read: names, and `Section: Label`
 /// keys of details labels. Values under other keys are neither parsed nor
-/// stored.
+/// stored, and of the values kept only the number and where it was are: the
+/// printed text, units and labels are for `dump`, which imports everything.
 #[derive(Debug, Clone, Default)]
 pub struct Needed {
     /// The keys.
@@ -186,8 +187,10 @@ impl FileImport {
         });
     }
 
-    /// Parses a cell into a [`Metric`] in base units. A non-finite number is
-    /// kept as missing, with a warning naming the metric.
+    /// One metric cell: its value parsed and brought to base units, with a
+    /// warning (and a missing value) where the cell is not a value. Without
+    /// a [`Needed`] set (`dump`) the printed text, units and label are kept
+    /// too; a check reads only the number and where it was, so it skips them.
     pub fn metric(
         &mut self,
         key: &str,
@@ -196,7 +199,6 @@ impl FileImport {
         label: Option<&str>,
         origin: Origin,
     ) -> Metric {
-        let unit = normalize_unit(raw_unit);
         if raw.len() > crate::ingest::limits::MAX_INSTANCES
             && raw.bytes().filter(|&b| b == b';').count() >= crate::ingest::limits::MAX_INSTANCES
         {
@@ -208,16 +210,32 @@ impl FileImport {
                 origin,
             );
         }
+        let (unit, factor) = if self.needed.is_some() {
+            (String::new(), unit_factor(raw_unit))
+        } else {
+            let unit = normalize_unit(raw_unit);
+            (unit.unit, unit.factor)
+        };
         let value = match parse_value(raw) {
-            Ok(v) => v.scaled(unit.factor),
+            Ok(v) => v.scaled(factor),
             Err(e) => {
                 self.warn(format!("`{key}`: {e}; treated as missing"), origin);
                 Value::Missing
             }
         };
+        if self.needed.is_some() {
+            return Metric {
+                value,
+                unit,
+                raw: String::new(),
+                raw_unit: String::new(),
+                label: None,
+                origin,
+            };
+        }
         Metric {
             value,
-            unit: unit.unit,
+            unit,
             raw: raw.to_owned(),
             raw_unit: raw_unit.to_owned(),
             label: label.map(str::to_owned),

@@ -6,6 +6,7 @@
 
 use std::io::BufRead;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
@@ -193,7 +194,7 @@ impl DetailsTable {
         let (key, label) = resolve_key(section, body, printed);
         let resolved = out
             .wants(&key)
-            .then(|| Rc::new((key, label.map(str::to_owned))));
+            .then(|| Rc::new((Arc::from(key), label.map(str::to_owned))));
         if self.keys.len() >= KEY_CACHE_LIMIT {
             self.keys.clear();
         }
@@ -203,7 +204,7 @@ impl DetailsTable {
 }
 
 /// A metric row's key and printed label.
-type Resolved = (String, Option<String>);
+type Resolved = (Arc<str>, Option<String>);
 
 /// Distinct metric rows remembered at most; a hostile file cannot make the
 /// cache grow without bound.
@@ -242,7 +243,7 @@ impl DetailsTable {
                 column: rec.column(i),
             };
             metrics.push((
-                key.clone(),
+                Arc::<str>::from(key.as_str()),
                 out.metric(&key, rec.field(i), "", Some(column), origin),
             ));
         }

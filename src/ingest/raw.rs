@@ -3,6 +3,7 @@
 //! units row second, whose identity cells are empty.
 
 use std::io::BufRead;
+use std::sync::Arc;
 
 use super::collect::FileImport;
 use super::error::IngestError;
@@ -15,7 +16,7 @@ use crate::model::Origin;
 pub struct RawTable {
     launch: LaunchColumns,
     /// (column index, metric name) of every metric column.
-    metrics: Vec<(usize, String)>,
+    metrics: Vec<(usize, Arc<str>)>,
     units: Vec<String>,
     /// Whether `metrics` has been narrowed to the keys the import keeps.
     narrowed: bool,
@@ -37,7 +38,7 @@ impl RawTable {
                 .iter()
                 .enumerate()
                 .filter(|(_, h)| !IDENTITY_COLUMNS.contains(&h.as_str()) && !is_nvtx_column(h))
-                .map(|(i, h)| (i, h.clone()))
+                .map(|(i, h)| (i, Arc::from(h.as_str())))
                 .collect(),
             units: Vec::new(),
             narrowed: false,

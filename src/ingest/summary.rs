@@ -97,7 +97,7 @@ impl SummaryTable {
             },
         );
         if let Some(kernel) = out.kernels.last_mut() {
-            kernel.metrics.entry(key).or_insert(metric);
+            kernel.metrics.entry(key.into()).or_insert(metric);
         }
         Ok(())
     }
