@@ -605,7 +605,7 @@ impl Output<'_> {
             CheckFormat::Human => {
                 report::human::render(report, result, self.rules, self.sources, self.style)
             }
-            CheckFormat::Json => report::json::to_json_string(result),
+            CheckFormat::Json => report::json::to_json_string(self.report, result),
             CheckFormat::Sarif => {
                 to_json_text(&report::sarif::to_sarif(report, result, self.rules))?
             }

@@ -395,8 +395,10 @@ fn json_output_is_stable() {
         "check",
         "--format",
         "json",
-        &fixture("lab/raw.csv.xz"),
-        &fixture("lab/source_cuda_sass.csv.xz"),
+        // Relative to the crate root, where the binary runs: the snapshot
+        // holds the export paths as given.
+        "fixtures/lab/raw.csv.xz",
+        "fixtures/lab/source_cuda_sass.csv.xz",
     ]);
     assert_eq!(out.status.code(), Some(1));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -408,7 +410,7 @@ fn json_output_is_stable() {
     );
     let first = &json["findings"][0];
     for key in [
-        "rule", "severity", "kernel", "location", "message", "values",
+        "rule", "severity", "kernel", "location", "message", "values", "export",
     ] {
         assert!(first.get(key).is_some(), "{key}");
     }

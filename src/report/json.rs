@@ -8,6 +8,7 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 use super::count_by_severity;
+use crate::model::Report;
 use crate::rules::engine::Instruction;
 use crate::rules::{CheckResult, Finding, Location, Severity, Skip};
 
@@ -29,6 +30,15 @@ struct FindingJson<'a> {
     message: &'a str,
     values: &'a IndexMap<String, Option<f64>>,
     variant: &'a str,
+    export: ExportJson<'a>,
+}
+
+/// The export row a finding was read from: which profile, when several
+/// reports are checked together (`--each`).
+#[derive(Serialize)]
+struct ExportJson<'a> {
+    path: &'a str,
+    line: u64,
 }
 
 #[derive(Serialize)]
@@ -51,8 +61,8 @@ struct BySeverity {
     note: usize,
 }
 
-impl<'a> From<&'a Finding> for FindingJson<'a> {
-    fn from(f: &'a Finding) -> Self {
+impl<'a> FindingJson<'a> {
+    fn new(f: &'a Finding, report: &'a Report) -> Self {
         FindingJson {
             rule: &f.rule,
             severity: f.severity,
@@ -65,16 +75,27 @@ impl<'a> From<&'a Finding> for FindingJson<'a> {
             message: &f.message,
             values: &f.values,
             variant: &f.variant,
+            export: ExportJson {
+                path: report
+                    .files
+                    .get(f.origin.file)
+                    .map_or("", |file| file.path.as_str()),
+                line: f.origin.line,
+            },
         }
     }
 }
 
 /// The JSON document for a check, pretty-printed, ending in a newline.
-pub fn to_json_string(result: &CheckResult) -> String {
+pub fn to_json_string(report: &Report, result: &CheckResult) -> String {
     let (error, warning, note) = count_by_severity(result);
     let document = Document {
         version: 1,
-        findings: result.findings.iter().map(FindingJson::from).collect(),
+        findings: result
+            .findings
+            .iter()
+            .map(|f| FindingJson::new(f, report))
+            .collect(),
         skipped: &result.skipped,
         summary: Summary {
             kernels: result.kernels,

@@ -1,10 +1,11 @@
-//! JUnit XML: one test case per kernel, one failure per finding at or above
-//! the failing severity, notes as system output.
+//! JUnit XML: one test case per kernel, its class the export it was read
+//! from, one failure per finding at or above the failing severity, notes as
+//! system output.
 
 use std::fmt::Write as _;
 
 use crate::model::Report;
-use crate::rules::{CheckResult, Severity};
+use crate::rules::{CheckResult, Finding, Severity};
 
 /// The JUnit document for a check; `fail_at` is the least failing severity.
 pub fn render(report: &Report, result: &CheckResult, fail_at: Option<Severity>) -> String {
@@ -21,19 +22,25 @@ pub fn render(report: &Report, result: &CheckResult, fail_at: Option<Severity>) 
         "  <testsuite name=\"ncu-lint\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"0\">",
         report.kernels.len()
     );
-    for (index, kernel) in report.kernels.iter().enumerate() {
+    let mut by_kernel: Vec<Vec<&Finding>> = report.kernels.iter().map(|_| Vec::new()).collect();
+    for finding in &result.findings {
+        if let Some(group) = by_kernel.get_mut(finding.kernel) {
+            group.push(finding);
+        }
+    }
+    for (kernel, findings) in report.kernels.iter().zip(by_kernel) {
         let name = match kernel.id {
             Some(id) => format!("{} [result {id}]", kernel.name),
             None => kernel.name.clone(),
         };
-        let findings: Vec<_> = result
-            .findings
-            .iter()
-            .filter(|f| f.kernel == index)
-            .collect();
+        let export = report
+            .files
+            .get(kernel.origin.file)
+            .map_or("ncu-lint", |f| f.path.as_str());
         let _ = write!(
             out,
-            "    <testcase classname=\"ncu-lint\" name=\"{}\"",
+            "    <testcase classname=\"{}\" name=\"{}\"",
+            escape(export),
             escape(&name)
         );
         if findings.is_empty() {
