@@ -12,6 +12,7 @@ use serde_json::{Value as Json, json};
 use crate::baseline::place;
 use crate::ingest::normalize_kernel_name;
 use crate::model::Report;
+use crate::rules::engine::Measure;
 use crate::rules::{CheckResult, Finding, Severity};
 
 /// How much worse a quantity may get before it is a regression: by more
@@ -119,6 +120,10 @@ pub fn diff(
         base_keys.iter().enumerate().map(|(i, k)| (k, i)).collect();
     let mut result = DiffResult::default();
     let mut matched_base = vec![false; base_keys.len()];
+    let base_findings = by_kernel(&base.1.findings, base.0.kernels.len(), |f| f.kernel);
+    let head_findings = by_kernel(&head.1.findings, head.0.kernels.len(), |f| f.kernel);
+    let base_measures = by_kernel(&base.1.measures, base.0.kernels.len(), |m| m.kernel);
+    let head_measures = by_kernel(&head.1.measures, head.0.kernels.len(), |m| m.kernel);
     for (h, key) in head_keys.iter().enumerate() {
         let head_kernel = &head.0.kernels[h];
         let Some(&b) = base_index.get(key) else {
@@ -126,15 +131,8 @@ pub fn diff(
             continue;
         };
         matched_base[b] = true;
-        let findings_of = |r: &CheckResult, k: usize| -> Vec<Finding> {
-            r.findings
-                .iter()
-                .filter(|f| f.kernel == k)
-                .cloned()
-                .collect()
-        };
-        let (new, fixed) = compare(&findings_of(head.1, h), &findings_of(base.1, b));
-        let changes = quantity_changes(base.1, b, head.1, h, tolerance);
+        let (new, fixed) = compare(&head_findings[h], &base_findings[b]);
+        let changes = quantity_changes(&base_measures[b], &head_measures[h], tolerance);
         if new.is_empty() && fixed.is_empty() && changes.is_empty() {
             continue;
         }
@@ -160,9 +158,9 @@ pub fn diff(
 /// Findings of `head` not in `base`, and of `base` not in `head`, by rule
 /// and place. A kernel-level finding on one side matches a line-level one of
 /// the same rule on the other: the exports differ, not the kernel.
-fn compare(head: &[Finding], base: &[Finding]) -> (Vec<Finding>, Vec<Finding>) {
-    let mut head_left: Vec<Option<&Finding>> = head.iter().map(Some).collect();
-    let mut base_left: Vec<Option<&Finding>> = base.iter().map(Some).collect();
+fn compare(head: &[&Finding], base: &[&Finding]) -> (Vec<Finding>, Vec<Finding>) {
+    let mut head_left: Vec<Option<&Finding>> = head.iter().copied().map(Some).collect();
+    let mut base_left: Vec<Option<&Finding>> = base.iter().copied().map(Some).collect();
     let exact = |a: &Finding, b: &Finding| a.rule == b.rule && place(a) == place(b);
     let loose = |a: &Finding, b: &Finding| {
         a.rule == b.rule && (place(a) == "kernel" || place(b) == "kernel")
@@ -182,17 +180,22 @@ fn compare(head: &[Finding], base: &[Finding]) -> (Vec<Finding>, Vec<Finding>) {
     )
 }
 
-fn quantity_changes(
-    base: &CheckResult,
-    b: usize,
-    head: &CheckResult,
-    h: usize,
-    tolerance: Tolerance,
-) -> Vec<Change> {
-    let of = |r: &CheckResult, k: usize| -> IndexMap<String, (String, f64, bool)> {
-        r.measures
+/// Items of each kernel, by kernel index, gathered in one pass.
+fn by_kernel<T>(items: &[T], kernels: usize, kernel: impl Fn(&T) -> usize) -> Vec<Vec<&T>> {
+    let mut out: Vec<Vec<&T>> = (0..kernels).map(|_| Vec::new()).collect();
+    for item in items {
+        if let Some(group) = out.get_mut(kernel(item)) {
+            group.push(item);
+        }
+    }
+    out
+}
+
+/// Quantities of one kernel that moved beyond the tolerance.
+fn quantity_changes(base: &[&Measure], head: &[&Measure], tolerance: Tolerance) -> Vec<Change> {
+    let of = |measures: &[&Measure]| -> IndexMap<String, (String, f64, bool)> {
+        measures
             .iter()
-            .filter(|m| m.kernel == k)
             .map(|m| {
                 (
                     m.rule.clone(),
@@ -201,9 +204,9 @@ fn quantity_changes(
             })
             .collect()
     };
-    let base_measures = of(base, b);
+    let base_measures = of(base);
     let mut changes = Vec::new();
-    for (rule, (name, head_value, higher)) in of(head, h) {
+    for (rule, (name, head_value, higher)) in of(head) {
         let Some((_, base_value, _)) = base_measures.get(&rule) else {
             continue;
         };

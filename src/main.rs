@@ -410,12 +410,24 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
             let (active, settings) = load_rules(&rules)?;
             let (base_sources, _base_reports) = sources(&base, &input)?;
             let (head_sources, _head_reports) = sources(&against, &input)?;
-            let base_report = ingest::import_sources(base_sources, None)?;
-            let head_report = ingest::import_sources(head_sources, None)?;
+            // Both profiles are streamed and checked at once, as `check` does.
+            // (Import errors are large, but built once, on the way out.)
+            #[allow(clippy::result_large_err)]
+            let (base_checked, head_checked) = std::thread::scope(|scope| {
+                let base =
+                    scope.spawn(|| lint::import_and_check(base_sources, &active, &mut |_| {}));
+                let head = lint::import_and_check(head_sources, &active, &mut |_| {});
+                let base = base
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (base, head)
+            });
+            let (base_report, base_checked) = base_checked?;
+            let (head_report, head_checked) = head_checked?;
             let base_sources = SourceLookup::new(&base_report, None, Vec::new());
             let head_sources = SourceLookup::new(&head_report, None, Vec::new());
-            let base_result = lint::lint(&base_report, &active, &settings, &base_sources);
-            let head_result = lint::lint(&head_report, &active, &settings, &head_sources);
+            let base_result = lint::finish(&base_report, base_checked, &settings, &base_sources);
+            let head_result = lint::finish(&head_report, head_checked, &settings, &head_sources);
             let tolerance = ncu_lint::diff::Tolerance {
                 relative: tolerance_rel,
                 absolute: tolerance_abs,
