@@ -7,6 +7,9 @@ pass and a Python dict-per-row pass, measured side by side in one run.
 Builds target/bench/{raw,details}_<N>mb.csv from the lab fixtures if absent,
 then times each command with /usr/bin/time (wall seconds, peak RSS) and
 prints a Markdown table. Each command runs `REPEAT` times; the best is kept.
+A second table times several reports in one run: `check --each` over both
+files against checking them one after another, and `diff` of each file
+against itself.
 """
 import os
 import subprocess
@@ -53,3 +56,17 @@ for name, path in inputs:
         seconds, rss = measure(argv(path))
         floor_seconds = floor_seconds or seconds
         print(f"| {name} | {size:.0f} MB | {label} | {seconds:.2f} | {size / max(seconds, 1e-9):.0f} | {rss:.0f} | {seconds / floor_seconds:.2f}x |", flush=True)
+
+both = [path for _, path in inputs]
+lint_args = [lint, "check", "--no-config", "--format", "json", "--fail-on", "never"]
+print()
+print("| run | seconds | peak RSS (MB) |")
+print("| --- | --- | --- |")
+alone = [measure(lint_args + [path]) for path in both]
+print(f"| check each file alone, summed | {sum(s for s, _ in alone):.2f} | {max(r for _, r in alone):.0f} |", flush=True)
+for jobs in ["1", "2"]:
+    seconds, rss = measure(lint_args + ["--each", "--jobs", jobs] + both)
+    print(f"| check --each --jobs {jobs}, both files | {seconds:.2f} | {rss:.0f} |", flush=True)
+for name, path in inputs:
+    seconds, rss = measure([lint, "diff", "--no-config", "--format", "json", "--fail-on", "never", path, "--against", path])
+    print(f"| diff {name} against itself | {seconds:.2f} | {rss:.0f} |", flush=True)

@@ -21,6 +21,7 @@ pub mod baseline;
 pub mod config;
 pub mod diff;
 pub mod dump;
+pub mod each;
 pub mod ingest;
 pub mod lint;
 pub mod model;

@@ -56,8 +56,16 @@ enum Command {
         /// Record the current findings as the baseline in FILE (and exit 0).
         #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
         write_baseline: Option<PathBuf>,
+        /// Lint each file as a report of its own, several at once, instead of
+        /// as pages of one report; the findings are reported together.
+        #[arg(long)]
+        each: bool,
+        /// Reports linted at once under --each [default: the number of cores].
+        #[arg(long, short = 'j', value_name = "N", requires = "each")]
+        jobs: Option<std::num::NonZeroUsize>,
         /// Export files of one report (any `ncu --csv` form, plain or xz; `-` for
-        /// stdin), or an `.ncu-rep` report (exported with ncu).
+        /// stdin), or an `.ncu-rep` report (exported with ncu); with --each,
+        /// one report per file.
         #[arg(required = true)]
         files: Vec<String>,
     },
@@ -278,13 +286,33 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
             fail_on,
             baseline,
             write_baseline,
+            each,
+            jobs,
             files,
         } => {
             let (active, settings) = load_rules(&rules)?;
-            let (sources, _reports) = sources(&files, &input)?;
             let mut progress = Progress::for_inputs(&files);
-            let (report, checked) =
-                lint::import_and_check(sources, &active, &mut |n| progress.update(n))?;
+            let (report, checked) = if each {
+                let mut reports = Vec::new();
+                let mut _unpacked = Vec::new();
+                for file in &files {
+                    let (sources, unpacked) = sources(std::slice::from_ref(file), &input)?;
+                    reports.push(sources);
+                    _unpacked.extend(unpacked);
+                }
+                let jobs = jobs
+                    .or_else(|| std::thread::available_parallelism().ok())
+                    .map_or(1, |n| n.get());
+                let total = reports.len();
+                ncu_lint::each::import_and_check_each(reports, &active, jobs, &mut |n| {
+                    progress.update(&format!("{n} of {total} reports checked"))
+                })?
+            } else {
+                let (sources, _unpacked) = sources(&files, &input)?;
+                lint::import_and_check(sources, &active, &mut |n| {
+                    progress.update(&format!("{n} results checked"))
+                })?
+            };
             progress.finish();
             report_profiler_errors(&report);
             let sources = SourceLookup::new(&report, source_root, path_map);
@@ -584,10 +612,10 @@ impl Progress {
         }
     }
 
-    fn update(&mut self, checked: usize) {
+    fn update(&mut self, done: &str) {
         if self.shown && self.last.elapsed().as_millis() >= 200 {
             self.last = std::time::Instant::now();
-            let _ = write!(std::io::stderr(), "\rncu-lint: {checked} results checked");
+            let _ = write!(std::io::stderr(), "\rncu-lint: {done}");
         }
     }
 
