@@ -646,9 +646,7 @@ impl Output<'_> {
                 report::human::render(report, result, self.rules, self.sources, self.style)
             }
             CheckFormat::Json => report::json::to_json_string(self.report, result),
-            CheckFormat::Sarif => {
-                to_json_text(&report::sarif::to_sarif(report, result, self.rules))?
-            }
+            CheckFormat::Sarif => report::sarif::to_sarif_string(report, result, self.rules),
             CheckFormat::Github => report::github::render(report, result),
             CheckFormat::Junit => report::junit::render(report, result, self.threshold),
             CheckFormat::Markdown => report::markdown::render(result),

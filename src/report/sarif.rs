@@ -5,35 +5,162 @@
 //! from. `partialFingerprints` hash the rule, the kernel's normalised name and
 //! the place, never a measured value, so they survive re-profiling.
 
+use indexmap::IndexMap;
+use serde::Serialize;
 use serde_json::{Value as Json, json};
 
 use super::fingerprint;
 use crate::model::Report;
 use crate::rules::{ActiveRule, CheckResult, Finding, Severity};
 
-/// The SARIF log for a check.
-pub fn to_sarif(report: &Report, result: &CheckResult, rules: &[ActiveRule]) -> Json {
-    let driver_rules: Vec<Json> = rules.iter().map(rule_json).collect();
-    let results: Vec<Json> = result
-        .findings
-        .iter()
-        .map(|f| result_json(report, f, rules))
-        .collect();
-    json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
+/// The SARIF log for a check, pretty-printed, ending in a newline. Results
+/// are serialised straight from the findings, without a JSON tree: large
+/// profiles have tens of thousands of them.
+pub fn to_sarif_string(report: &Report, result: &CheckResult, rules: &[ActiveRule]) -> String {
+    let log = Log {
+        schema: "https://json.schemastore.org/sarif-2.1.0.json",
+        version: "2.1.0",
+        runs: [Run {
+            tool: json!({"driver": {
                 "name": "ncu-lint",
                 "version": env!("CARGO_PKG_VERSION"),
                 "semanticVersion": env!("CARGO_PKG_VERSION"),
                 "informationUri": env!("CARGO_PKG_REPOSITORY"),
-                "rules": driver_rules,
-            }},
-            "results": results,
-            "columnKind": "utf16CodeUnits",
+                "rules": rules.iter().map(rule_json).collect::<Vec<_>>(),
+            }}),
+            results: result
+                .findings
+                .iter()
+                .map(|f| SarifResult::new(report, f, rules))
+                .collect(),
+            column_kind: "utf16CodeUnits",
         }],
-    })
+    };
+    // Plain structs, string-keyed maps and finite numbers cannot fail to
+    // serialise.
+    let mut text = serde_json::to_string_pretty(&log).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+#[derive(Serialize)]
+struct Log<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: [Run<'a>; 1],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Run<'a> {
+    tool: Json,
+    results: Vec<SarifResult<'a>>,
+    column_kind: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResult<'a> {
+    rule_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule_index: Option<usize>,
+    level: &'static str,
+    message: Text,
+    locations: [Location<'a>; 1],
+    partial_fingerprints: Fingerprints,
+    properties: Properties<'a>,
+}
+
+#[derive(Serialize)]
+struct Text {
+    text: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Location<'a> {
+    physical_location: PhysicalLocation,
+    logical_locations: [LogicalLocation<'a>; 1],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PhysicalLocation {
+    artifact_location: ArtifactLocation,
+    region: Region,
+}
+
+#[derive(Serialize)]
+struct ArtifactLocation {
+    uri: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Region {
+    start_line: u64,
+}
+
+#[derive(Serialize)]
+struct LogicalLocation<'a> {
+    name: &'a str,
+    kind: &'static str,
+}
+
+#[derive(Serialize)]
+struct Fingerprints {
+    #[serde(rename = "ncuLintFinding/v1")]
+    finding: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Properties<'a> {
+    kernel_id: Option<u64>,
+    values: &'a IndexMap<String, Option<f64>>,
+}
+
+impl<'a> SarifResult<'a> {
+    /// A finding as a result at its CUDA line where known, else at the
+    /// export row its kernel was read from.
+    fn new(report: &Report, finding: &'a Finding, rules: &[ActiveRule]) -> Self {
+        let (uri, line) = match &finding.location {
+            Some(location) => (file_uri(&location.file), u64::from(location.line)),
+            None => {
+                let path = report
+                    .files
+                    .get(finding.origin.file)
+                    .map_or("", |f| f.path.as_str());
+                (file_uri(path), finding.origin.line.max(1))
+            }
+        };
+        SarifResult {
+            rule_id: &finding.rule,
+            rule_index: rules.iter().position(|r| r.rule.id == finding.rule),
+            level: level(finding.severity),
+            message: Text {
+                text: format!("{}: {}", finding.kernel_name, finding.message),
+            },
+            locations: [Location {
+                physical_location: PhysicalLocation {
+                    artifact_location: ArtifactLocation { uri },
+                    region: Region { start_line: line },
+                },
+                logical_locations: [LogicalLocation {
+                    name: &finding.kernel_name,
+                    kind: "function",
+                }],
+            }],
+            partial_fingerprints: Fingerprints {
+                finding: fingerprint(finding),
+            },
+            properties: Properties {
+                kernel_id: finding.kernel_id,
+                values: &finding.values,
+            },
+        }
+    }
 }
 
 /// The SARIF level of a severity.
@@ -66,38 +193,6 @@ fn rule_json(active: &ActiveRule) -> Json {
         "defaultConfiguration": {"level": level(active.severity)},
         "properties": {"tags": ["performance", "cuda", rule.pack.as_str()]},
     })
-}
-
-fn result_json(report: &Report, finding: &Finding, rules: &[ActiveRule]) -> Json {
-    let (uri, line) = match &finding.location {
-        Some(location) => (file_uri(&location.file), u64::from(location.line)),
-        None => {
-            let path = report
-                .files
-                .get(finding.origin.file)
-                .map_or("", |f| f.path.as_str());
-            (file_uri(path), finding.origin.line.max(1))
-        }
-    };
-    let rule_index = rules.iter().position(|r| r.rule.id == finding.rule);
-    let mut result = json!({
-        "ruleId": finding.rule,
-        "level": level(finding.severity),
-        "message": {"text": format!("{}: {}", finding.kernel_name, finding.message)},
-        "locations": [{
-            "physicalLocation": {
-                "artifactLocation": {"uri": uri},
-                "region": {"startLine": line},
-            },
-            "logicalLocations": [{"name": finding.kernel_name, "kind": "function"}],
-        }],
-        "partialFingerprints": {"ncuLintFinding/v1": fingerprint(finding)},
-        "properties": {"kernelId": finding.kernel_id, "values": finding.values},
-    });
-    if let Some(index) = rule_index {
-        result["ruleIndex"] = json!(index);
-    }
-    result
 }
 
 /// A path as a SARIF URI: relative paths stay relative (with `/`),
