@@ -641,17 +641,26 @@ impl Output<'_> {
     /// finding reaches the failing severity.
     fn write(&self, format: CheckFormat) -> miette::Result<ExitCode> {
         let (report, result) = (self.report, self.result);
-        let text = match format {
-            CheckFormat::Human => {
-                report::human::render(report, result, self.rules, self.sources, self.style)
+        match format {
+            CheckFormat::Human => write_stdout(&report::human::render(
+                report,
+                result,
+                self.rules,
+                self.sources,
+                self.style,
+            ))?,
+            CheckFormat::Json => {
+                write_stdout_with(|out| report::json::write_json(report, result, out))?
             }
-            CheckFormat::Json => report::json::to_json_string(self.report, result),
-            CheckFormat::Sarif => report::sarif::to_sarif_string(report, result, self.rules),
-            CheckFormat::Github => report::github::render(report, result),
-            CheckFormat::Junit => report::junit::render(report, result, self.threshold),
-            CheckFormat::Markdown => report::markdown::render(result),
-        };
-        write_stdout(&text)?;
+            CheckFormat::Sarif => write_stdout_with(|out| {
+                report::sarif::write_sarif(report, result, self.rules, out)
+            })?,
+            CheckFormat::Github => write_stdout(&report::github::render(report, result))?,
+            CheckFormat::Junit => {
+                write_stdout(&report::junit::render(report, result, self.threshold))?
+            }
+            CheckFormat::Markdown => write_stdout(&report::markdown::render(result))?,
+        }
         let failed = self
             .threshold
             .is_some_and(|t| result.findings.iter().any(|f| f.severity >= t));
@@ -811,11 +820,16 @@ fn write_stderr(text: &str) {
 
 /// Writes the whole output at once; a closed pipe is not an error.
 fn write_stdout(text: &str) -> miette::Result<()> {
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
+    write_stdout_with(|out| out.write_all(text.as_bytes()))
+}
+
+/// Runs `write` on buffered standard output; a closed pipe (`| head`) ends
+/// the output quietly.
+fn write_stdout_with(
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> miette::Result<()> {
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    match write(&mut stdout).and_then(|()| stdout.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             Err(miette::miette!("cannot write output: {e}"))
         }

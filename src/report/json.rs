@@ -4,6 +4,8 @@
 //! It is serialised straight from the findings, without an intermediate
 //! JSON tree: large profiles have tens of thousands of findings.
 
+use std::io::{self, Write};
+
 use indexmap::IndexMap;
 use serde::Serialize;
 
@@ -86,8 +88,9 @@ impl<'a> FindingJson<'a> {
     }
 }
 
-/// The JSON document for a check, pretty-printed, ending in a newline.
-pub fn to_json_string(report: &Report, result: &CheckResult) -> String {
+/// Writes the JSON document for a check to `out`, pretty-printed, ending in
+/// a newline, without building it in memory first.
+pub fn write_json(report: &Report, result: &CheckResult, out: &mut dyn Write) -> io::Result<()> {
     let (error, warning, note) = count_by_severity(result);
     let document = Document {
         version: 1,
@@ -107,9 +110,6 @@ pub fn to_json_string(report: &Report, result: &CheckResult) -> String {
             },
         },
     };
-    // Serialising plain structs, maps with string keys and finite numbers
-    // (non-finite values are never stored) cannot fail.
-    let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
-    text.push('\n');
-    text
+    serde_json::to_writer_pretty(&mut *out, &document)?;
+    out.write_all(b"\n")
 }

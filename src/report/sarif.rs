@@ -5,6 +5,8 @@
 //! from. `partialFingerprints` hash the rule, the kernel's normalised name and
 //! the place, never a measured value, so they survive re-profiling.
 
+use std::io::{self, Write};
+
 use indexmap::IndexMap;
 use serde::Serialize;
 use serde_json::{Value as Json, json};
@@ -13,10 +15,16 @@ use super::fingerprint;
 use crate::model::Report;
 use crate::rules::{ActiveRule, CheckResult, Finding, Severity};
 
-/// The SARIF log for a check, pretty-printed, ending in a newline. Results
-/// are serialised straight from the findings, without a JSON tree: large
-/// profiles have tens of thousands of them.
-pub fn to_sarif_string(report: &Report, result: &CheckResult, rules: &[ActiveRule]) -> String {
+/// Writes the SARIF log for a check to `out`, pretty-printed, ending in a
+/// newline. Results are serialised straight from the findings, without a
+/// JSON tree or the whole text in memory: large profiles have tens of
+/// thousands of them.
+pub fn write_sarif(
+    report: &Report,
+    result: &CheckResult,
+    rules: &[ActiveRule],
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let log = Log {
         schema: "https://json.schemastore.org/sarif-2.1.0.json",
         version: "2.1.0",
@@ -36,11 +44,8 @@ pub fn to_sarif_string(report: &Report, result: &CheckResult, rules: &[ActiveRul
             column_kind: "utf16CodeUnits",
         }],
     };
-    // Plain structs, string-keyed maps and finite numbers cannot fail to
-    // serialise.
-    let mut text = serde_json::to_string_pretty(&log).unwrap_or_default();
-    text.push('\n');
-    text
+    serde_json::to_writer_pretty(&mut *out, &log)?;
+    out.write_all(b"\n")
 }
 
 #[derive(Serialize)]
