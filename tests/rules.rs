@@ -416,3 +416,39 @@ fn json_output_is_stable() {
     }
     insta::assert_json_snapshot!(json);
 }
+
+#[test]
+fn a_check_keeps_only_the_source_columns_the_rules_read() {
+    let rules = activate(&builtin_packs().unwrap()).unwrap();
+    let needed = ncu_lint::rules::needed(&rules);
+    let paths = [
+        fixture("lab/raw.csv.xz"),
+        fixture("lab/source_cuda_sass.csv.xz"),
+    ];
+    let whole = import(&paths).unwrap();
+    let lean =
+        ncu_lint::ingest::import_needed(&paths, Some(std::sync::Arc::new(needed.clone()))).unwrap();
+    let columns = |report: &ncu_lint::model::Report| -> BTreeSet<String> {
+        report
+            .kernels
+            .iter()
+            .filter_map(|k| k.source.as_ref())
+            .flat_map(|s| s.columns.iter().cloned())
+            .collect()
+    };
+    let (all, kept) = (columns(&whole), columns(&lean));
+    assert!(kept.len() < all.len(), "{} of {}", kept.len(), all.len());
+    assert!(
+        kept.iter().all(|c| needed.source_columns.contains(c)),
+        "{kept:?}"
+    );
+    // Every column a rule reads that the export has is still there.
+    let read: BTreeSet<String> = needed
+        .source_columns
+        .iter()
+        .filter(|c| all.contains(*c))
+        .cloned()
+        .collect();
+    assert_eq!(kept, read);
+    assert_eq!(found(&check(&lean, &rules)), found(&check(&whole, &rules)));
+}

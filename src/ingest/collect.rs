@@ -54,6 +54,9 @@ pub struct FileImport {
 pub struct Needed {
     /// The keys.
     pub keys: FxHashSet<String>,
+    /// The source-page columns (by label) the rules read; the cells of other
+    /// columns are neither parsed nor kept.
+    pub source_columns: FxHashSet<String>,
 }
 
 impl FileImport {
@@ -86,6 +89,13 @@ impl FileImport {
     /// Whether values under `key` are kept.
     pub fn wants(&self, key: &str) -> bool {
         self.needed.as_ref().is_none_or(|n| n.keys.contains(key))
+    }
+
+    /// Whether the import keeps the source-page column labelled `label`.
+    pub fn wants_source_column(&self, label: &str) -> bool {
+        self.needed
+            .as_ref()
+            .is_none_or(|n| n.source_columns.contains(label))
     }
 
     /// Called before each row of result `id`. When streaming, a row of a new

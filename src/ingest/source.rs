@@ -83,12 +83,12 @@ impl SourceParser {
                 });
                 rec.raw().hash(&mut self.hasher);
             }
-            "Address" | "Line No" => self.header(rec),
+            "Address" | "Line No" => self.header(rec, out),
             _ => self.row(rec, out, origin),
         }
     }
 
-    fn header<R: BufRead>(&mut self, rec: &Records<R>) {
+    fn header<R: BufRead>(&mut self, rec: &Records<R>, out: &FileImport) {
         let header = rec.fields();
         let find_from = |name: &str, from: usize| {
             header
@@ -116,6 +116,11 @@ impl SourceParser {
                 lines: Vec::new(),
             });
         }
+        // Only the columns the rules read are parsed and kept.
+        let metrics: Vec<usize> = metrics
+            .into_iter()
+            .filter(|&i| out.wants_source_column(&header[i]))
+            .collect();
         if let Some(block) = &mut self.block {
             block.columns = metrics.iter().map(|&i| header[i].clone()).collect();
             rec.raw().hash(&mut self.hasher);

@@ -234,6 +234,7 @@ impl<'r> Checker<'r> {
 /// The metric keys `rules` read, for an import that keeps nothing else.
 pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
     let mut keys = rustc_hash::FxHashSet::default();
+    let mut source_columns = rustc_hash::FxHashSet::default();
     let candidates = rules
         .iter()
         .flat_map(|r| r.rule.variants.iter())
@@ -250,10 +251,21 @@ pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
                 }
                 keys.insert(label_key(section, "", label));
             }
-            Candidate::Source(_) => {}
+            Candidate::Source(sum) => {
+                let filtered = sum.filter.iter().map(|(column, _)| column);
+                for column in std::iter::once(&sum.column)
+                    .chain(&sum.times)
+                    .chain(filtered)
+                {
+                    source_columns.insert(column.clone());
+                }
+            }
         }
     }
-    crate::ingest::Needed { keys }
+    crate::ingest::Needed {
+        keys,
+        source_columns,
+    }
 }
 
 fn skip(skips: &mut IndexMap<String, Skip>, rule: &Rule, missing: Vec<String>) {
