@@ -9,7 +9,8 @@ then times each command with /usr/bin/time (wall seconds, peak RSS) and
 prints a Markdown table. Each command runs `REPEAT` times; the best is kept.
 A second table times several reports in one run: `check --each` over both
 files against checking them one after another, and `diff` of each file
-against itself.
+against itself; and one report of two pages: the raw page and the CUDA/SASS
+source page of 60 copies of the lab (merged in memory, not streamed).
 """
 import os
 import subprocess
@@ -70,3 +71,12 @@ for jobs in ["1", "2"]:
 for name, path in inputs:
     seconds, rss = measure([lint, "diff", "--no-config", "--format", "json", "--fail-on", "never", path, "--against", path])
     print(f"| diff {name} against itself | {seconds:.2f} | {rss:.0f} |", flush=True)
+pair = []
+for name, source in [("raw_pair", "fixtures/lab/raw.csv.xz"), ("source_pair", "fixtures/lab/source_cuda_sass.csv.xz")]:
+    path = os.path.join(OUT, f"{name}.csv")
+    if not os.path.exists(path):
+        subprocess.run([sys.executable, os.path.join(ROOT, "bench", "make_large.py"), os.path.join(ROOT, source), path, "x60"], check=True)
+    pair.append(path)
+size = sum(os.path.getsize(p) for p in pair) / 1e6
+seconds, rss = measure(lint_args + pair)
+print(f"| check raw + source pages of one report ({size:.0f} MB) | {seconds:.2f} | {rss:.0f} |", flush=True)
