@@ -1,15 +1,15 @@
 //! Field boundaries of records written the way ncu writes them: every field
 //! quoted with no quote inside, or empty (`"a","b,c",,""`).
 //!
-//! Such rows are nearly the whole of a large export, and a check reads a few
-//! dozen of a raw row's thousands of fields. So the record is not split
-//! field by field: the separating commas are found 64 bytes at a time as bit
-//! masks (the technique of SIMD JSON parsers: quote masks, a prefix XOR for
-//! "inside quotes"), and fields are ranges between them, copied only when a
-//! value is kept.
-//! Written by hand because the csv crate splits every field of every record,
-//! and no CSV crate exposes lazy fields. Records of any other shape (escaped
-//! quotes, unquoted values) are refused here and go to csv_core.
+//! Such rows are nearly the whole of a large export, so they are not walked
+//! byte by byte through a state machine: the separating commas are found 64
+//! bytes at a time as bit masks (the technique of SIMD JSON parsers: quote
+//! masks, a prefix XOR for "inside quotes"), and fields are ranges between
+//! them, copied only when a value is kept. Written by hand because the csv
+//! crate copies every field of every record through its state machine and
+//! no CSV crate offers this. Records of any other shape (escaped quotes,
+//! unquoted values, line breaks outside quotes) are refused here and go to
+//! csv_core.
 
 /// The separators of one record.
 #[derive(Debug, Default)]
@@ -28,10 +28,28 @@ impl QuotedFields {
     /// Finds the fields of `record`, or returns `false` when it is not made
     /// only of quoted fields without inner quotes and empty fields.
     pub fn split(&mut self, record: &[u8]) -> bool {
-        self.separators.clear();
         self.quotes.clear();
         self.positions.clear();
         self.len = record.len();
+        let split = self.find_separators(record) && self.quotes_bound_fields();
+        if !split {
+            self.separators.clear();
+            return false;
+        }
+        for (k, &word) in self.separators.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                self.positions.push(64 * k + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+        }
+        true
+    }
+
+    /// Fills `separators` and `quotes`; `false` when something other than a
+    /// comma stands outside the quotes, or a quote is left open.
+    fn find_separators(&mut self, record: &[u8]) -> bool {
+        self.separators.clear();
         if record.is_empty() {
             return false;
         }
@@ -53,12 +71,13 @@ impl QuotedFields {
             self.separators.push(outside);
             self.quotes.push(quote);
         }
-        if inside_carry != 0 {
-            return false;
-        }
-        // Every quote must open a field (at the record's start or after a
-        // separator) or close one (at its end or before a separator); a
-        // quote anywhere else is an escaped one, which csv_core unescapes.
+        inside_carry == 0
+    }
+
+    /// Whether every quote opens a field (at the record's start or after a
+    /// separator) or closes one (at its end or before a separator); a quote
+    /// anywhere else is an escaped one, which csv_core unescapes.
+    fn quotes_bound_fields(&self) -> bool {
         let last = self.separators.len() - 1;
         for (k, &quote) in self.quotes.iter().enumerate() {
             let here = self.separators[k];
@@ -74,15 +93,7 @@ impl QuotedFields {
             }
             let starts = (here << 1) | previous;
             if quote & !(starts | ends) != 0 {
-                self.separators.clear();
                 return false;
-            }
-        }
-        for (k, &word) in self.separators.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                self.positions.push(64 * k + bits.trailing_zeros() as usize);
-                bits &= bits - 1;
             }
         }
         true
@@ -213,6 +224,11 @@ mod tests {
         assert_eq!(fields("\"a\",b"), None);
         assert_eq!(fields("\"a\",\"b"), None);
         assert_eq!(fields("\"a\"x,\"b\""), None);
+        assert_eq!(fields("\"a\",\r\"b\""), None);
+        assert_eq!(
+            fields("\"a\r\nb\",\"c\""),
+            Some(vec!["\"a\r\nb\"", "\"c\""])
+        );
         assert_eq!(fields("\"a\",\"b\","), Some(vec!["\"a\"", "\"b\"", ""]));
     }
 }
