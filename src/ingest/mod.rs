@@ -85,25 +85,38 @@ pub enum Source {
 }
 
 /// Imports exports of one report from files or commands, keeping only the
-/// metric keys in `needed` (all if `None`). Commands run one after another,
-/// their output streamed into the importer.
+/// metric keys in `needed` (all if `None`). The pages are read at once, one
+/// thread each (the exports of an `.ncu-rep` are `ncu` processes that take
+/// seconds each), their output streamed into the importer, and merged in
+/// input order; the first page (in that order) that fails is the error.
 pub fn import_sources(
     sources: Vec<Source>,
     needed: Option<Arc<Needed>>,
 ) -> Result<Report, IngestError> {
-    let mut imports = Vec::new();
-    for (i, source) in sources.into_iter().enumerate() {
-        match source {
-            Source::Path(path) => {
-                let input = input::open(&path)?;
-                let out = FileImport::new(&path, i).with_needed(needed.clone());
-                imports.push(read(Records::new(input, &path), out, &mut |_| {})?);
-            }
-            Source::Command { name, mut command } => {
-                imports.push(run_command(&name, &mut command, i, needed.clone())?);
-            }
+    let import_one = |i: usize, source: Source| match source {
+        Source::Path(path) => {
+            let input = input::open(&path)?;
+            let out = FileImport::new(&path, i).with_needed(needed.clone());
+            read(Records::new(input, &path), out, &mut |_| {})
         }
-    }
+        Source::Command { name, mut command } => {
+            run_command(&name, &mut command, i, needed.clone())
+        }
+    };
+    let imports = std::thread::scope(|scope| {
+        let pages: Vec<_> = sources
+            .into_iter()
+            .enumerate()
+            .map(|(i, source)| scope.spawn(move || import_one(i, source)))
+            .collect();
+        pages
+            .into_iter()
+            .map(|page| {
+                page.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect::<Result<Vec<_>, _>>()
+    })?;
     merge::merge(imports)
 }
 
