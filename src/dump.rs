@@ -5,7 +5,9 @@
 //! {"lines": N, ...} | null, ...}], "files": [{"path", "form"}], ...}`.
 
 use std::fmt::Write as _;
+use std::io::{self, Write};
 
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value as Json, json};
 
 use crate::model::{Kernel, Metric, Origin, Report};
@@ -17,10 +19,56 @@ pub fn to_json(report: &Report) -> Json {
         "kernels": report.kernels.iter().map(kernel_json).collect::<Vec<_>>(),
         "files": report.files,
         "session": report.session,
-        "source_files": report.source_files.iter().map(|f| json!({"path": f.path, "lines": f.lines.len()})).collect::<Vec<_>>(),
+        "source_files": source_files_json(report),
         "unattached": report.unattached,
         "warnings": report.warnings,
     })
+}
+
+/// Writes [`to_json`]'s document to `out`, pretty-printed, ending in a
+/// newline, building one kernel's JSON at a time: a large profile's whole
+/// tree would take several times the memory of the model itself.
+pub fn write_json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &Document(report))?;
+    out.write_all(b"\n")
+}
+
+/// The document, serialised field by field.
+struct Document<'a>(&'a Report);
+
+/// The kernels, serialised one at a time.
+struct Kernels<'a>(&'a [Kernel]);
+
+impl Serialize for Document<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let report = self.0;
+        let mut map = serializer.serialize_map(Some(6))?;
+        map.serialize_entry("kernels", &Kernels(&report.kernels))?;
+        map.serialize_entry("files", &report.files)?;
+        map.serialize_entry("session", &report.session)?;
+        map.serialize_entry("source_files", &source_files_json(report))?;
+        map.serialize_entry("unattached", &report.unattached)?;
+        map.serialize_entry("warnings", &report.warnings)?;
+        map.end()
+    }
+}
+
+impl Serialize for Kernels<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+        for kernel in self.0 {
+            seq.serialize_element(&kernel_json(kernel))?;
+        }
+        seq.end()
+    }
+}
+
+fn source_files_json(report: &Report) -> Vec<Json> {
+    report
+        .source_files
+        .iter()
+        .map(|f| json!({"path": f.path, "lines": f.lines.len()}))
+        .collect()
 }
 
 fn kernel_json(kernel: &Kernel) -> Json {

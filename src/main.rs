@@ -579,11 +579,10 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
         } => {
             let (sources, _reports) = sources(&files, &input)?;
             let report = ingest::import_sources(sources, None)?;
-            let text = match format {
-                DumpFormat::Json => to_json_text(&dump::to_json(&report))?,
-                DumpFormat::Text => dump::to_text(&report),
-            };
-            write_stdout(&text)?;
+            match format {
+                DumpFormat::Json => write_stdout_with(|out| dump::write_json(&report, out))?,
+                DumpFormat::Text => write_stdout(&dump::to_text(&report))?,
+            }
             Ok(ExitCode::SUCCESS)
         }
     }

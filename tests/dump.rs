@@ -44,3 +44,17 @@ fn text_form_lists_kernels_and_metrics() {
     assert_eq!(out.status.code(), Some(0));
     insta::assert_snapshot!(stdout(&out).replace(&corpus("16_"), "16.csv"));
 }
+
+#[test]
+fn written_json_is_the_document_byte_for_byte() {
+    let paths = [
+        fixture("lab/raw.csv.xz"),
+        fixture("lab/source_cuda_sass.csv.xz"),
+    ];
+    let report = ncu_lint::ingest::import(&paths).unwrap();
+    let mut written = Vec::new();
+    ncu_lint::dump::write_json(&report, &mut written).unwrap();
+    let whole = serde_json::to_string_pretty(&ncu_lint::dump::to_json(&report)).unwrap() + "\n";
+    assert!(report.kernels.len() == 26 && !report.kernels[8].metrics.is_empty());
+    assert_eq!(String::from_utf8(written).unwrap(), whole);
+}
