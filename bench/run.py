@@ -12,6 +12,7 @@ files against checking them one after another, and `diff` of each file
 against itself; and one report of two pages: the raw page and the CUDA/SASS
 source page of 60 copies of the lab (merged in memory, not streamed).
 """
+import json
 import os
 import subprocess
 import sys
@@ -57,6 +58,20 @@ for name, path in inputs:
         seconds, rss = measure(argv(path))
         floor_seconds = floor_seconds or seconds
         print(f"| {name} | {size:.0f} MB | {label} | {seconds:.2f} | {size / max(seconds, 1e-9):.0f} | {rss:.0f} | {seconds / floor_seconds:.2f}x |", flush=True)
+
+# The large files' findings must be the lab's repeated: no kernel lost, none merged.
+def summary(path):
+    r = subprocess.run([lint, "check", "--no-config", "--format", "json", "--fail-on", "never", path], capture_output=True, text=True, check=True)
+    return json.loads(r.stdout)["summary"]
+
+print()
+for (name, path), (_, source) in zip(inputs, [("raw", "fixtures/lab/raw.csv.xz"), ("details", "fixtures/lab/details_all.csv.xz")]):
+    lab, large = summary(os.path.join(ROOT, source)), summary(path)
+    copies = large["kernels"] // lab["kernels"]
+    same = large["kernels"] == copies * lab["kernels"] and large["findings"] == copies * lab["findings"]
+    print(f"{name}: {large['kernels']} results, {large['findings']} findings = {copies} copies x {lab['findings']} lab findings: {'ok' if same else 'MISMATCH'}")
+    if not same:
+        raise SystemExit(1)
 
 both = [path for _, path in inputs]
 lint_args = [lint, "check", "--no-config", "--format", "json", "--fail-on", "never"]
