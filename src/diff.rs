@@ -13,7 +13,7 @@ use crate::baseline::place;
 use crate::ingest::normalize_kernel_name;
 use crate::model::Report;
 use crate::rules::engine::Measure;
-use crate::rules::{CheckResult, Finding, Severity};
+use crate::rules::{CheckResult, Finding, Severity, by_kernel};
 
 /// How much worse a quantity may get before it is a regression: by more
 /// than `absolute` and by more than `relative` times the base value.
@@ -178,17 +178,6 @@ fn compare(head: &[&Finding], base: &[&Finding]) -> (Vec<Finding>, Vec<Finding>)
         head_left.into_iter().flatten().cloned().collect(),
         base_left.into_iter().flatten().cloned().collect(),
     )
-}
-
-/// Items of each kernel, by kernel index, gathered in one pass.
-fn by_kernel<T>(items: &[T], kernels: usize, kernel: impl Fn(&T) -> usize) -> Vec<Vec<&T>> {
-    let mut out: Vec<Vec<&T>> = (0..kernels).map(|_| Vec::new()).collect();
-    for item in items {
-        if let Some(group) = out.get_mut(kernel(item)) {
-            group.push(item);
-        }
-    }
-    out
 }
 
 /// Quantities of one kernel that moved beyond the tolerance.

@@ -4,7 +4,6 @@
 //! report for output, in input order, every origin pointing at its own file.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::ingest::{IngestError, Source};
 use crate::lint::import_and_check;
@@ -26,21 +25,17 @@ pub fn import_and_check_each(
     progress: &mut dyn FnMut(usize),
 ) -> Outcome {
     let count = reports.len();
-    let queue: Vec<Mutex<Option<Vec<Source>>>> =
-        reports.into_iter().map(|r| Mutex::new(Some(r))).collect();
-    let next = AtomicUsize::new(0);
+    let queue = Mutex::new(reports.into_iter().enumerate());
     let mut outcomes: Vec<Option<Outcome>> = (0..count).map(|_| None).collect();
     std::thread::scope(|scope| {
         let (sender, receiver) = std::sync::mpsc::channel::<(usize, Outcome)>();
         for _ in 0..jobs.clamp(1, count.max(1)) {
             let sender = sender.clone();
-            let (queue, next) = (&queue, &next);
+            let queue = &queue;
             scope.spawn(move || {
                 loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(slot) = queue.get(i) else { break };
-                    let sources = slot.lock().ok().and_then(|mut s| s.take());
-                    let Some(sources) = sources else { continue };
+                    let next = queue.lock().ok().and_then(|mut q| q.next());
+                    let Some((i, sources)) = next else { break };
                     let outcome = import_and_check(sources, rules, &mut |_| {});
                     if sender.send((i, outcome)).is_err() {
                         break;

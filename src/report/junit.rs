@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::model::Report;
-use crate::rules::{CheckResult, Finding, Severity};
+use crate::rules::{CheckResult, Severity, by_kernel};
 
 /// The JUnit document for a check; `fail_at` is the least failing severity.
 pub fn render(report: &Report, result: &CheckResult, fail_at: Option<Severity>) -> String {
@@ -22,13 +22,8 @@ pub fn render(report: &Report, result: &CheckResult, fail_at: Option<Severity>) 
         "  <testsuite name=\"ncu-lint\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"0\">",
         report.kernels.len()
     );
-    let mut by_kernel: Vec<Vec<&Finding>> = report.kernels.iter().map(|_| Vec::new()).collect();
-    for finding in &result.findings {
-        if let Some(group) = by_kernel.get_mut(finding.kernel) {
-            group.push(finding);
-        }
-    }
-    for (kernel, findings) in report.kernels.iter().zip(by_kernel) {
+    let grouped = by_kernel(&result.findings, report.kernels.len(), |f| f.kernel);
+    for (kernel, findings) in report.kernels.iter().zip(grouped) {
         let name = match kernel.id {
             Some(id) => format!("{} [result {id}]", kernel.name),
             None => kernel.name.clone(),

@@ -116,6 +116,18 @@ pub struct CheckResult {
     pub measures: Vec<Measure>,
 }
 
+/// Items (findings, measures) of each of `kernels` kernels, by kernel
+/// index, gathered in one pass.
+pub fn by_kernel<T>(items: &[T], kernels: usize, kernel: impl Fn(&T) -> usize) -> Vec<Vec<&T>> {
+    let mut out: Vec<Vec<&T>> = (0..kernels).map(|_| Vec::new()).collect();
+    for item in items {
+        if let Some(group) = out.get_mut(kernel(item)) {
+            group.push(item);
+        }
+    }
+    out
+}
+
 /// A rule's deciding quantity for one kernel, whether or not it fired.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Measure {

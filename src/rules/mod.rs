@@ -22,7 +22,9 @@ pub mod template;
 use std::collections::HashMap;
 use std::path::Path;
 
-pub use engine::{ActiveRule, CheckResult, Checker, Finding, Location, Skip, check, needed};
+pub use engine::{
+    ActiveRule, CheckResult, Checker, Finding, Location, Skip, by_kernel, check, needed,
+};
 pub use error::{PackError, PackProblem, PackReadError, ProblemKind};
 pub use pack::{Pack, Rule, Severity, load_pack};
 
