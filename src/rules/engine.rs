@@ -386,6 +386,11 @@ fn evaluate(
             let value = expr.eval(&|n| values.get(n).copied().flatten()).as_number();
             values.insert(name, value);
         }
+        if let Some(when) = &variant.when {
+            if when.eval(&|n| values.get(n).copied().flatten()) != Outcome::Bool(true) {
+                continue;
+            }
+        }
         let condition = variant.condition.as_ref().unwrap_or(&rule.condition);
         let quantity = rule
             .quantity

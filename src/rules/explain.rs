@@ -77,6 +77,9 @@ pub fn to_text(active: &ActiveRule) -> String {
     );
     for variant in &rule.variants {
         let _ = writeln!(out, "{}:", variant.name);
+        if let Some(why) = &variant.why {
+            let _ = writeln!(out, "  (same measure: {why})");
+        }
         for (name, candidates) in variant.inputs.iter().chain(variant.optional.iter()) {
             let list: Vec<String> = candidates.iter().map(candidate_text).collect();
             let _ = writeln!(out, "  {name}: {}", list.join(", or "));
@@ -102,6 +105,7 @@ pub fn to_json(active: &ActiveRule) -> Json {
         }))).collect::<serde_json::Map<_, _>>(),
         "variants": rule.variants.iter().map(|v| json!({
             "name": v.name,
+            "why": v.why,
             "inputs": v.inputs.iter().map(|(k, c)| (k.clone(), json!(c.iter().map(candidate_text).collect::<Vec<_>>()))).collect::<serde_json::Map<_, _>>(),
         })).collect::<Vec<_>>(),
     })

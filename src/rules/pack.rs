@@ -136,6 +136,12 @@ pub struct Variant {
     pub condition: Option<Expr>,
     /// A message that replaces the rule's.
     pub message: Option<Template>,
+    /// When the variant applies, over its own values; where it does not
+    /// hold, the next variant is tried (a zero that implies a missing count).
+    pub when: Option<Expr>,
+    /// Why the variant measures the same thing as the rule's first one
+    /// (older metric names, another form of the same counter).
+    pub why: Option<String>,
 }
 
 /// Lowers a finding to note severity when a condition holds.
@@ -419,6 +425,10 @@ struct RawVariant {
     condition: Option<Spanned<String>>,
     #[serde(default)]
     message: Option<Spanned<String>>,
+    #[serde(default)]
+    when: Option<Spanned<String>>,
+    #[serde(default)]
+    why: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -918,6 +928,8 @@ fn validate_rule(checker: &mut Checker<'_>, raw: RawRule, pack: &str) -> Option<
             because: None,
             condition: None,
             message: None,
+            when: None,
+            why: None,
         });
     }
     raw_variants.extend(raw.variant);
@@ -969,6 +981,10 @@ fn validate_rule(checker: &mut Checker<'_>, raw: RawRule, pack: &str) -> Option<
             Some(m) => checker.template(m, &names),
             None => checker.template(&raw.message, &names),
         };
+        let when = rv
+            .when
+            .as_ref()
+            .and_then(|w| checker.expression(w, &names, Type::Bool));
         let own: Vec<String> = names.keys().cloned().collect();
         names_anywhere.extend(names.iter().map(|(k, v)| (k.clone(), *v)));
         derived_names_everywhere = Some(match derived_names_everywhere {
@@ -984,6 +1000,8 @@ fn validate_rule(checker: &mut Checker<'_>, raw: RawRule, pack: &str) -> Option<
             because: rv.because,
             condition: rv.condition.as_ref().and(condition),
             message: rv.message.as_ref().and(message),
+            when,
+            why: rv.why,
         });
     }
     // The rule-level condition and message must hold in every variant that
