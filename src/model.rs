@@ -38,6 +38,36 @@ pub struct InputFile {
     /// `==PROF==`, `==WARNING==` and `==ERROR==` lines found among the rows.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub messages: Vec<ProfilerMessage>,
+    /// Section identifiers the file shows: named by a details page, or
+    /// inferred from a raw page's metric names ([`Self::sections_inferred`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sections: Vec<String>,
+    /// Whether the sections were inferred from metric names.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub sections_inferred: bool,
+    /// GPU names the file shows.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub devices: Vec<String>,
+    /// Kernels whose CUDA lines ncu could not show: the binary was built
+    /// without `-lineinfo` (its "No lineinfo available" warnings).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub no_lineinfo: Vec<String>,
+}
+
+impl InputFile {
+    /// The kernel named by each "No lineinfo available to show CUDA-C source
+    /// related to 'NAME'." warning among `messages`.
+    pub fn kernels_without_lineinfo(messages: &[ProfilerMessage]) -> Vec<String> {
+        messages
+            .iter()
+            .filter(|m| m.level == "WARNING" && m.text.contains("No lineinfo available"))
+            .filter_map(|m| {
+                let start = m.text.find('\'')? + 1;
+                let end = m.text.rfind('\'')?;
+                (end > start).then(|| m.text[start..end].to_owned())
+            })
+            .collect()
+    }
 }
 
 /// The export forms of `ncu --csv`, detected from a file's content.

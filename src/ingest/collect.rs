@@ -35,6 +35,12 @@ pub struct FileImport {
     pub messages: Vec<ProfilerMessage>,
     /// Problems that did not stop the import, grouped by message.
     pub warnings: Vec<ImportWarning>,
+    /// Section identifiers the file shows (named, or inferred from a raw header).
+    pub sections: Vec<String>,
+    /// Whether [`Self::sections`] was inferred from metric names alone.
+    pub sections_inferred: bool,
+    /// GPU names the file shows (`device__attribute_display_name`).
+    pub devices: Vec<String>,
     warning_index: HashMap<String, usize>,
     /// Metric keys to keep; `None` keeps all.
     needed: Option<Arc<Needed>>,
@@ -137,6 +143,41 @@ impl FileImport {
     pub fn saw(&mut self, form: Form) {
         if !self.forms.contains(&form) {
             self.forms.push(form);
+        }
+    }
+
+    /// Notes a section the details page names (display name or identifier);
+    /// custom sections keep their printed name.
+    pub fn see_section(&mut self, name: &str) {
+        let id = super::sections::identifier(name).unwrap_or(name);
+        if !id.is_empty() && !self.sections.iter().any(|s| s == id) {
+            if self.sections_inferred {
+                self.sections.clear();
+                self.sections_inferred = false;
+            }
+            self.sections.push(id.to_owned());
+        }
+    }
+
+    /// Notes the sections a raw header implies, unless a details page of
+    /// this file already named them.
+    pub fn see_raw_header(&mut self, header: &[String]) {
+        if !self.sections.is_empty() && !self.sections_inferred {
+            return;
+        }
+        for id in super::sections::infer(header) {
+            if !self.sections.iter().any(|s| s == id) {
+                self.sections.push(id.to_owned());
+            }
+        }
+        self.sections_inferred = true;
+    }
+
+    /// Notes a GPU name.
+    pub fn see_device(&mut self, name: &str) {
+        let name = name.trim();
+        if !name.is_empty() && !self.devices.iter().any(|d| d == name) {
+            self.devices.push(name.to_owned());
         }
     }
 

@@ -42,6 +42,8 @@ pub struct DetailsTable {
     /// Resolved keys by section, body item and printed name.
     keys: FxHashMap<Vec<u8>, Option<Rc<Resolved>>>,
     scratch: Vec<u8>,
+    /// The section cell of the previous row, so each is noted once per run.
+    last_section: String,
 }
 
 /// A table that `--print-details all` prints inside a section, between rows.
@@ -79,6 +81,7 @@ impl DetailsTable {
             last: None,
             keys: FxHashMap::default(),
             scratch: Vec::new(),
+            last_section: String::new(),
         }
     }
 
@@ -113,6 +116,10 @@ impl DetailsTable {
             return Ok(());
         }
         let section = cell(self.section);
+        if section != self.last_section {
+            out.see_section(section);
+            self.last_section = section.to_owned();
+        }
         let rule_name = cell(self.rule_name);
         if !rule_name.is_empty() {
             let rule = NcuRule {

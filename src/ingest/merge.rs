@@ -53,7 +53,11 @@ pub fn merge(imports: Vec<FileImport>) -> Result<Report, IngestError> {
         report.files.push(InputFile {
             path: import.path.clone(),
             form: import.forms[0],
+            no_lineinfo: InputFile::kernels_without_lineinfo(&import.messages),
             messages: import.messages,
+            sections: import.sections,
+            sections_inferred: import.sections_inferred,
+            devices: import.devices,
         });
         for kernel in import.kernels {
             let Some(id) = kernel.id else {

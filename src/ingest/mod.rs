@@ -22,6 +22,7 @@ mod merge;
 mod quoted;
 mod raw;
 mod records;
+mod sections;
 mod session;
 mod source;
 mod summary;
@@ -255,6 +256,7 @@ fn read<R: BufRead>(
                 Some(Table::Details(DetailsTable::new(&header)))
             } else if RawTable::matches(&header) {
                 out.saw(Form::Raw);
+                out.see_raw_header(&header);
                 Some(Table::Raw(RawTable::new(&header)))
             } else if SummaryTable::matches(&header) {
                 out.saw(Form::Summary);
@@ -291,9 +293,21 @@ fn read<R: BufRead>(
         }
     }
     if out.forms.is_empty() {
-        return Err(no_csv(&out.path, first_error));
+        if first_error.is_none() && is_source_page_without_lineinfo(&out) {
+            // ncu's source page of a binary built without -lineinfo: its
+            // warnings and no table. The page is empty, not wrong.
+            out.saw(Form::Source);
+        } else {
+            return Err(no_csv(&out.path, first_error));
+        }
     }
     Ok(out)
+}
+
+/// Whether a file with no table holds ncu's "No lineinfo available"
+/// warnings: what `--page source` prints for a binary without `-lineinfo`.
+fn is_source_page_without_lineinfo(out: &FileImport) -> bool {
+    !crate::model::InputFile::kernels_without_lineinfo(&out.messages).is_empty()
 }
 
 /// A row the file ends in the middle of: its result is left out, since what

@@ -20,6 +20,8 @@ pub struct RawTable {
     units: Vec<String>,
     /// Whether `metrics` has been narrowed to the keys the import keeps.
     narrowed: bool,
+    /// The column of the GPU's name, where the page has one.
+    device_name: Option<usize>,
 }
 
 impl RawTable {
@@ -42,6 +44,9 @@ impl RawTable {
                 .collect(),
             units: Vec::new(),
             narrowed: false,
+            device_name: header
+                .iter()
+                .position(|h| h == "device__attribute_display_name"),
         }
     }
 
@@ -65,6 +70,9 @@ impl RawTable {
             line: rec.line(),
             column: 1,
         };
+        if let Some(i) = self.device_name {
+            out.see_device(rec.field(i));
+        }
         if !self.narrowed {
             self.metrics.retain(|(_, name)| out.wants(name));
             self.narrowed = true;
