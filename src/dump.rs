@@ -142,8 +142,35 @@ fn origin_json(origin: Origin) -> Json {
 /// The report as text for reading in a terminal.
 pub fn to_text(report: &Report) -> String {
     let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "report: {}",
+        crate::coverage::Coverage::of_report(report).describe()
+    );
     for (i, file) in report.files.iter().enumerate() {
         let _ = writeln!(out, "file {i}: {} ({})", file.path, file.form.name());
+        if !file.sections.is_empty() {
+            let _ = writeln!(
+                out,
+                "  sections: {}{}",
+                file.sections.join(", "),
+                if file.sections_inferred {
+                    " (inferred from its metrics)"
+                } else {
+                    ""
+                }
+            );
+        }
+        if !file.devices.is_empty() {
+            let _ = writeln!(out, "  GPU: {}", file.devices.join(", "));
+        }
+        if !file.no_lineinfo.is_empty() {
+            let _ = writeln!(
+                out,
+                "  no lineinfo (built without -lineinfo): {} kernel(s)",
+                file.no_lineinfo.len()
+            );
+        }
         for message in &file.messages {
             let _ = writeln!(out, "  line {}: {}", message.line, message.text);
         }

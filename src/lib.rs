@@ -19,6 +19,7 @@
 
 pub mod baseline;
 pub mod config;
+pub mod coverage;
 pub mod diff;
 pub mod dump;
 pub mod each;

@@ -41,6 +41,10 @@ enum Command {
         /// Colour in human output (`NO_COLOR` is respected under `auto`).
         #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
         color: ColorChoice,
+        /// Say which ncu version, GPU and sections the report holds, and
+        /// what each skipped rule missed.
+        #[arg(long, short = 'v')]
+        verbose: bool,
         /// A directory to look for CUDA sources in, by their recorded path or file name.
         #[arg(long, value_name = "DIR")]
         source_root: Option<PathBuf>,
@@ -281,6 +285,7 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
             input,
             format,
             color,
+            verbose,
             source_root,
             path_map,
             fail_on,
@@ -315,6 +320,7 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
             };
             progress.finish();
             report_profiler_errors(&report);
+            report_missing_lineinfo(&report, &active);
             let sources = SourceLookup::new(&report, source_root, path_map);
             let mut result = lint::finish(&report, checked, &settings, &sources);
             if let Some(path) = write_baseline {
@@ -339,6 +345,7 @@ fn run(cli: Cli) -> miette::Result<ExitCode> {
             };
             let style = report::human::Style {
                 color: use_color(color),
+                verbose,
                 ..Default::default()
             };
             let output = Output {
@@ -649,7 +656,7 @@ impl Output<'_> {
                 self.style,
             ))?,
             CheckFormat::Json => {
-                write_stdout_with(|out| report::json::write_json(report, result, out))?
+                write_stdout_with(|out| report::json::write_json(report, result, self.rules, out))?
             }
             CheckFormat::Sarif => write_stdout_with(|out| {
                 report::sarif::write_sarif(report, result, self.rules, out)
@@ -698,6 +705,15 @@ fn report_profiler_errors(report: &ncu_lint::model::Report) {
                 String::new()
             }
         ));
+    }
+}
+
+/// A source page of a binary built without `-lineinfo` is linted without
+/// CUDA lines; said once on stderr, naming the rules that lose them.
+fn report_missing_lineinfo(report: &ncu_lint::model::Report, rules: &[ActiveRule]) {
+    let coverage = ncu_lint::coverage::Coverage::of(report, rules, &rules::CheckResult::default());
+    if let Some(warning) = coverage.lineinfo_warning() {
+        write_stderr(&format!("ncu-lint: warning: {warning}"));
     }
 }
 

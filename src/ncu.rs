@@ -13,13 +13,15 @@ use std::process::{Command, Stdio};
 const REPORT_MAGIC: &[u8] = b"NVR\0";
 
 /// The exports the rules read from a report: the raw page in base units with
-/// metric names, and the source page with CUDA lines and SASS.
-pub const PAGES: [(&str, &[&str]); 2] = [
+/// metric names, the source page with CUDA lines and SASS, and the session
+/// page (ncu version, profiler command line, GPU).
+pub const PAGES: [(&str, &[&str]); 3] = [
     ("raw page", &["--page", "raw", "--print-units", "base"]),
     (
         "source page",
         &["--page", "source", "--print-source", "cuda,sass"],
     ),
+    ("session page", &["--page", "session"]),
 ];
 
 /// Why a report could not be read or an application profiled.

@@ -3,7 +3,8 @@
 //! file or the export's own source text) with a label, or the SASS
 //! instruction where there is no line information; a kernel-level finding
 //! shows the values that decided it and the export row. Each carries the
-//! rule's fix. A summary line and the skipped rules close the report.
+//! rule's fix. A summary line closes the report, and the skipped rules in a
+//! few lines: what the report holds, what they need, how to collect it.
 
 use std::fmt::{self, Write as _};
 
@@ -14,6 +15,7 @@ use miette::{
 };
 
 use super::summary_line;
+use crate::coverage::{Coverage, skip_lines};
 use crate::ingest::Snippet;
 use crate::model::Report;
 use crate::rules::{ActiveRule, CheckResult, Finding, Severity};
@@ -26,6 +28,8 @@ pub struct Style {
     pub color: bool,
     /// Wrap at this width.
     pub width: usize,
+    /// Say what the report holds, and what each skipped rule missed.
+    pub verbose: bool,
 }
 
 impl Default for Style {
@@ -34,6 +38,7 @@ impl Default for Style {
         Style {
             color: false,
             width: 100,
+            verbose: false,
         }
     }
 }
@@ -84,16 +89,13 @@ pub fn render(
             let _ = handler.render_report(&mut out, &diagnostic);
         }
     }
+    let coverage = Coverage::of(report, rules, result);
     let _ = writeln!(out, "{}", summary_line(result));
-    for skip in &result.skipped {
-        let _ = writeln!(
-            out,
-            "  skipped {} for {} kernel(s): missing {}; {}",
-            skip.rule,
-            skip.kernels,
-            skip.missing.join(", "),
-            skip.hint
-        );
+    if style.verbose && result.skipped.is_empty() {
+        let _ = writeln!(out, "  the report holds: {}", coverage.describe());
+    }
+    for line in skip_lines(&coverage, result, style.verbose) {
+        let _ = writeln!(out, "{line}");
     }
     out
 }

@@ -1,5 +1,7 @@
 //! The stable JSON document of `ncu-lint check --format json`:
-//! `{"version": 1, "findings": [...], "skipped": [...], "summary": {...}}`.
+//! `{"version": 1, "findings": [...], "skipped": [...], "coverage": {...},
+//! "summary": {...}}`; `coverage` says what the report holds and, when
+//! rules were skipped, the sections they need and the command to profile.
 //!
 //! It is serialised straight from the findings, without an intermediate
 //! JSON tree: large profiles have tens of thousands of findings.
@@ -10,15 +12,17 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 use super::count_by_severity;
+use crate::coverage::Coverage;
 use crate::model::Report;
 use crate::rules::engine::Instruction;
-use crate::rules::{CheckResult, Finding, Location, Severity, Skip};
+use crate::rules::{ActiveRule, CheckResult, Finding, Location, Severity, Skip};
 
 #[derive(Serialize)]
 struct Document<'a> {
     version: u32,
     findings: Vec<FindingJson<'a>>,
     skipped: &'a [Skip],
+    coverage: Coverage,
     summary: Summary,
 }
 
@@ -90,7 +94,12 @@ impl<'a> FindingJson<'a> {
 
 /// Writes the JSON document for a check to `out`, pretty-printed, ending in
 /// a newline, without building it in memory first.
-pub fn write_json(report: &Report, result: &CheckResult, out: &mut dyn Write) -> io::Result<()> {
+pub fn write_json(
+    report: &Report,
+    result: &CheckResult,
+    rules: &[ActiveRule],
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let (error, warning, note) = count_by_severity(result);
     let document = Document {
         version: 1,
@@ -100,6 +109,7 @@ pub fn write_json(report: &Report, result: &CheckResult, out: &mut dyn Write) ->
             .map(|f| FindingJson::new(f, report))
             .collect(),
         skipped: &result.skipped,
+        coverage: Coverage::of(report, rules, result),
         summary: Summary {
             kernels: result.kernels,
             findings: result.findings.len(),
