@@ -37,14 +37,7 @@ pub struct Coverage {
 impl Coverage {
     /// What `report` shows, and what `result`'s skipped rules need.
     pub fn of(report: &Report, rules: &[ActiveRule], result: &CheckResult) -> Coverage {
-        let mut coverage = Coverage::of_report(report);
-        if !coverage.no_lineinfo.is_empty() {
-            coverage.rules_without_lines = rules
-                .iter()
-                .filter(|r| r.rule.scope == Scope::Line)
-                .map(|r| r.rule.id.clone())
-                .collect();
-        }
+        let mut coverage = Coverage::of_report(report).with_line_rules(rules);
         let skipped = rules
             .iter()
             .filter(|r| result.skipped.iter().any(|s| s.rule == r.rule.id));
@@ -68,6 +61,19 @@ impl Coverage {
             coverage.profile_command = Some(command);
         }
         coverage
+    }
+
+    /// Names the line-scoped rules of `rules` when some kernels have no
+    /// CUDA lines: they report per kernel then.
+    pub fn with_line_rules(mut self, rules: &[ActiveRule]) -> Coverage {
+        if !self.no_lineinfo.is_empty() {
+            self.rules_without_lines = rules
+                .iter()
+                .filter(|r| r.rule.scope == Scope::Line)
+                .map(|r| r.rule.id.clone())
+                .collect();
+        }
+        self
     }
 
     /// What `report` shows, with no rules in view.

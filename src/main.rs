@@ -711,7 +711,7 @@ fn report_profiler_errors(report: &ncu_lint::model::Report) {
 /// A source page of a binary built without `-lineinfo` is linted without
 /// CUDA lines; said once on stderr, naming the rules that lose them.
 fn report_missing_lineinfo(report: &ncu_lint::model::Report, rules: &[ActiveRule]) {
-    let coverage = ncu_lint::coverage::Coverage::of(report, rules, &rules::CheckResult::default());
+    let coverage = ncu_lint::coverage::Coverage::of_report(report).with_line_rules(rules);
     if let Some(warning) = coverage.lineinfo_warning() {
         write_stderr(&format!("ncu-lint: warning: {warning}"));
     }
