@@ -12,7 +12,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::ingest::normalize_kernel_name;
+use crate::model::kernel_name;
 use crate::rules::{CheckResult, Finding};
 
 /// One accepted finding identity.
@@ -65,22 +65,10 @@ pub struct BaselineError {
 /// The key that matches findings: rule, normalised kernel name, place.
 fn key(rule: &str, kernel: &str, place: &str) -> (String, String, String) {
     (
-        normalize_kernel_name(kernel),
+        kernel_name::normalize(kernel),
         rule.to_owned(),
         place.to_owned(),
     )
-}
-
-/// Where a finding is, as a baseline records it.
-pub fn place(finding: &Finding) -> String {
-    match (&finding.location, &finding.instruction) {
-        (Some(location), _) => format!("{}:{}", location.file, location.line),
-        (None, Some(instruction)) => match instruction.offset {
-            Some(offset) => format!("+0x{offset:x}"),
-            None => instruction.sass.clone(),
-        },
-        (None, None) => "kernel".to_owned(),
-    }
 }
 
 impl Baseline {
@@ -88,7 +76,7 @@ impl Baseline {
     pub fn from_findings(findings: &[Finding]) -> Baseline {
         let mut baseline = Baseline::default();
         for f in findings {
-            let place = place(f);
+            let place = f.place().to_string();
             baseline
                 .entries
                 .entry(key(&f.rule, &f.kernel_name, &place))
@@ -154,7 +142,7 @@ impl Baseline {
         let mut left: BTreeMap<&(String, String, String), usize> =
             self.entries.iter().map(|(k, e)| (k, e.count)).collect();
         result.findings.retain(|f| {
-            let k = key(&f.rule, &f.kernel_name, &place(f));
+            let k = key(&f.rule, &f.kernel_name, &f.place().to_string());
             match left.get_mut(&k) {
                 Some(n) if *n > 0 => {
                     *n -= 1;

@@ -28,7 +28,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::rules::error::{PackProblem, ProblemKind};
-use crate::rules::{ActiveRule, Severity};
+use crate::rules::{ActiveRule, FailOn, Severity};
 
 /// The file name looked for.
 pub const FILE_NAME: &str = "ncu-lint.toml";
@@ -104,12 +104,12 @@ pub struct Settings {
     pub ignore: Vec<Pattern>,
     /// Extra packs (files or directories).
     pub packs: Vec<PathBuf>,
-    /// The least failing severity (`None`: never), if set.
-    pub fail_on: Option<Option<Severity>>,
+    /// The least failing severity, if set.
+    pub fail_on: Option<FailOn>,
     /// Severity overrides (`None`: off).
-    pub severity: IndexMap<String, (Option<Severity>, Origin)>,
+    pub severity: IndexMap<String, (Option<Severity>, SettingOrigin)>,
     /// Parameter overrides.
-    pub params: IndexMap<(String, String), (f64, Origin)>,
+    pub params: IndexMap<(String, String), (f64, SettingOrigin)>,
     /// Per-kernel ignores.
     pub kernels: Vec<KernelIgnore>,
     /// The config file read, if any.
@@ -118,7 +118,7 @@ pub struct Settings {
 
 /// Where a setting came from, to point at it when it is wrong.
 #[derive(Debug, Clone, Default)]
-pub struct Origin {
+pub struct SettingOrigin {
     /// Byte span in the config file, or `None` for the command line.
     pub span: Option<std::ops::Range<usize>>,
 }
@@ -171,15 +171,6 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
         .ancestors()
         .map(|dir| dir.join(FILE_NAME))
         .find(|candidate| candidate.is_file())
-}
-
-/// Parses a severity or `off`.
-pub fn parse_level(text: &str) -> Option<Option<Severity>> {
-    if text == "off" {
-        Some(None)
-    } else {
-        Severity::parse(text).map(Some)
-    }
 }
 
 fn problem(
@@ -242,29 +233,26 @@ pub fn parse(name: &str, text: &str, base: &Path) -> Result<Settings, ConfigErro
         ..Settings::default()
     };
     if let Some(level) = &raw.fail_on {
-        match level.get_ref().as_str() {
-            "never" => settings.fail_on = Some(None),
-            other => match Severity::parse(other) {
-                Some(s) => settings.fail_on = Some(Some(s)),
-                None => problems.push(problem(
-                    name,
-                    text,
-                    ProblemKind::BadValue,
-                    format!("unknown fail_on `{other}`"),
-                    level.span(),
-                    "expected error, warning, note or never",
-                )),
-            },
+        match level.get_ref().parse::<FailOn>() {
+            Ok(fail_on) => settings.fail_on = Some(fail_on),
+            Err(_) => problems.push(problem(
+                name,
+                text,
+                ProblemKind::BadValue,
+                format!("unknown fail_on `{}`", level.get_ref()),
+                level.span(),
+                "expected error, warning, note or never",
+            )),
         }
     }
     for (rule, level) in &raw.severity {
-        match parse_level(level.get_ref()) {
+        match Severity::parse_or_off(level.get_ref()) {
             Some(l) => {
                 settings.severity.insert(
                     rule.clone(),
                     (
                         l,
-                        Origin {
+                        SettingOrigin {
                             span: Some(level.span()),
                         },
                     ),
@@ -286,7 +274,7 @@ pub fn parse(name: &str, text: &str, base: &Path) -> Result<Settings, ConfigErro
                 (rule.clone(), param.clone()),
                 (
                     *value.get_ref(),
-                    Origin {
+                    SettingOrigin {
                         span: Some(value.span()),
                     },
                 ),
@@ -350,7 +338,7 @@ impl Settings {
             .clone()
             .unwrap_or_else(|| ("command line".to_owned(), String::new()));
         let mut problems = Vec::new();
-        let at = |origin: &Origin| origin.span.clone().unwrap_or(0..0);
+        let at = |origin: &SettingOrigin| origin.span.clone().unwrap_or(0..0);
         for (rule, (_, origin)) in &self.severity {
             if !rules.iter().any(|r| &r.rule.id == rule) {
                 problems.push(problem(

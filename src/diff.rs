@@ -4,16 +4,12 @@
 //! a relative and an absolute part.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 use indexmap::IndexMap;
-use serde_json::{Value as Json, json};
 
-use crate::baseline::place;
-use crate::ingest::normalize_kernel_name;
 use crate::model::Report;
-use crate::rules::engine::Measure;
-use crate::rules::{CheckResult, Finding, Severity, by_kernel};
+use crate::rules::finding::Measure;
+use crate::rules::{CheckResult, FailOn, Finding, Place, by_kernel};
 
 /// How much worse a quantity may get before it is a regression: by more
 /// than `absolute` and by more than `relative` times the base value.
@@ -80,15 +76,27 @@ pub struct DiffResult {
     pub only_head: Vec<String>,
 }
 
+impl KernelDiff {
+    /// The kernel, its launch and its result in each profile.
+    pub fn title(&self) -> String {
+        let id = |i: Option<u64>| i.map_or("?".to_owned(), |i| i.to_string());
+        format!(
+            "{} (launch {}, result {} -> {})",
+            self.name,
+            self.launch + 1,
+            id(self.base_id),
+            id(self.head_id)
+        )
+    }
+}
+
 impl DiffResult {
-    /// Whether the head profile is worse: a new finding at or above
-    /// `fail_at`, or a regression.
-    pub fn failed(&self, fail_at: Option<Severity>) -> bool {
+    /// Whether the head profile is worse: a new finding that fails at
+    /// `fail_on`, or a regression.
+    pub fn failed(&self, fail_on: FailOn) -> bool {
         self.kernels.iter().any(|k| {
             k.changes.iter().any(|c| c.regression)
-                || k.new
-                    .iter()
-                    .any(|f| fail_at.is_some_and(|t| f.severity >= t))
+                || k.new.iter().any(|f| fail_on.fails(f.severity))
         })
     }
 }
@@ -100,7 +108,7 @@ fn launch_keys(report: &Report) -> Vec<(String, usize)> {
         .kernels
         .iter()
         .map(|k| {
-            let name = normalize_kernel_name(&k.name);
+            let name = k.normalized_name();
             let n = seen.entry(name.clone()).or_default();
             *n += 1;
             (name, *n - 1)
@@ -161,9 +169,9 @@ pub fn diff(
 fn compare(head: &[&Finding], base: &[&Finding]) -> (Vec<Finding>, Vec<Finding>) {
     let mut head_left: Vec<Option<&Finding>> = head.iter().copied().map(Some).collect();
     let mut base_left: Vec<Option<&Finding>> = base.iter().copied().map(Some).collect();
-    let exact = |a: &Finding, b: &Finding| a.rule == b.rule && place(a) == place(b);
+    let exact = |a: &Finding, b: &Finding| a.rule == b.rule && a.place() == b.place();
     let loose = |a: &Finding, b: &Finding| {
-        a.rule == b.rule && (place(a) == "kernel" || place(b) == "kernel")
+        a.rule == b.rule && (a.place() == Place::Kernel || b.place() == Place::Kernel)
     };
     for same in [&exact as &dyn Fn(&Finding, &Finding) -> bool, &loose] {
         for h in head_left.iter_mut() {
@@ -218,133 +226,4 @@ fn quantity_changes(base: &[&Measure], head: &[&Measure], tolerance: Tolerance) 
         }
     }
     changes
-}
-
-fn fmt_value(v: f64) -> String {
-    crate::rules::template::format_number(v, crate::rules::template::Format::Auto)
-}
-
-fn kernel_title(k: &KernelDiff) -> String {
-    let id = |i: Option<u64>| i.map_or("?".to_owned(), |i| i.to_string());
-    format!(
-        "{} (launch {}, result {} -> {})",
-        k.name,
-        k.launch + 1,
-        id(k.base_id),
-        id(k.head_id)
-    )
-}
-
-/// The diff as text.
-pub fn to_text(result: &DiffResult) -> String {
-    let mut out = String::new();
-    for k in &result.kernels {
-        let _ = writeln!(out, "{}", kernel_title(k));
-        for f in &k.new {
-            let _ = writeln!(
-                out,
-                "  new      {}[{}] at {}: {}",
-                f.severity.name(),
-                f.rule,
-                place(f),
-                f.message
-            );
-        }
-        for f in &k.fixed {
-            let _ = writeln!(
-                out,
-                "  fixed    {}[{}] at {}",
-                f.severity.name(),
-                f.rule,
-                place(f)
-            );
-        }
-        for c in &k.changes {
-            let what = if c.regression { "worse" } else { "better" };
-            let _ = writeln!(
-                out,
-                "  {what:<8} {} {}: {} -> {}",
-                c.rule,
-                c.quantity,
-                fmt_value(c.base),
-                fmt_value(c.head)
-            );
-        }
-    }
-    for name in &result.only_base {
-        let _ = writeln!(out, "only in base: {name}");
-    }
-    for name in &result.only_head {
-        let _ = writeln!(out, "only in head: {name}");
-    }
-    let new: usize = result.kernels.iter().map(|k| k.new.len()).sum();
-    let fixed: usize = result.kernels.iter().map(|k| k.fixed.len()).sum();
-    let worse = result
-        .kernels
-        .iter()
-        .flat_map(|k| &k.changes)
-        .filter(|c| c.regression)
-        .count();
-    let _ = writeln!(
-        out,
-        "{new} new findings, {fixed} fixed, {worse} regressions in {} kernels",
-        result.kernels.len()
-    );
-    out
-}
-
-/// The diff as JSON.
-pub fn to_json(result: &DiffResult) -> Json {
-    let finding = |f: &Finding| json!({"rule": f.rule, "severity": f.severity, "place": place(f), "message": f.message});
-    json!({
-        "version": 1,
-        "kernels": result.kernels.iter().map(|k| json!({
-            "name": k.name,
-            "launch": k.launch,
-            "base_id": k.base_id,
-            "head_id": k.head_id,
-            "new": k.new.iter().map(finding).collect::<Vec<_>>(),
-            "fixed": k.fixed.iter().map(finding).collect::<Vec<_>>(),
-            "changes": k.changes,
-        })).collect::<Vec<_>>(),
-        "only_base": result.only_base,
-        "only_head": result.only_head,
-    })
-}
-
-/// The diff as Markdown for a pull-request comment.
-pub fn to_markdown(result: &DiffResult) -> String {
-    let mut out = String::from("## ncu-lint diff\n\n");
-    if result.kernels.is_empty() {
-        out.push_str("No new findings and no regressions.\n");
-        return out;
-    }
-    out.push_str("| kernel | change | rule | detail |\n| --- | --- | --- | --- |\n");
-    for k in &result.kernels {
-        let name = format!("`{}` #{}", k.name.replace('|', "\\|"), k.launch + 1);
-        for f in &k.new {
-            let _ = writeln!(
-                out,
-                "| {name} | new {} | `{}` | {} |",
-                f.severity.name(),
-                f.rule,
-                f.message.replace('|', "\\|")
-            );
-        }
-        for f in &k.fixed {
-            let _ = writeln!(out, "| {name} | fixed | `{}` | at {} |", f.rule, place(f));
-        }
-        for c in &k.changes {
-            let what = if c.regression { "worse" } else { "better" };
-            let _ = writeln!(
-                out,
-                "| {name} | {what} | `{}` | {}: {} → {} |",
-                c.rule,
-                c.quantity,
-                fmt_value(c.base),
-                fmt_value(c.head)
-            );
-        }
-    }
-    out
 }

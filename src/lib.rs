@@ -20,15 +20,14 @@
 pub mod baseline;
 pub mod config;
 pub mod coverage;
+pub mod cuda_source;
 pub mod diff;
 pub mod dump;
-pub mod each;
 pub mod ingest;
 pub mod lint;
 pub mod model;
 pub mod ncu;
 pub mod report;
 pub mod rules;
-pub mod sources;
 pub mod suppress;
 pub mod value;

@@ -9,9 +9,9 @@ use std::sync::LazyLock;
 use indexmap::IndexMap;
 use regex::Regex;
 
+use crate::cuda_source::CudaSource;
 use crate::model::Report;
 use crate::rules::{CheckResult, Finding, Location, Severity};
-use crate::sources::SourceLookup;
 
 /// The rule id of the note for a suppression that silences nothing.
 pub const UNUSED: &str = "unused-suppression";
@@ -36,7 +36,7 @@ pub fn allowed(line: &str) -> Option<Vec<String>> {
 }
 
 /// Removes suppressed findings and adds a note for each unused suppression.
-pub fn apply(result: &mut CheckResult, report: &Report, sources: &SourceLookup<'_>) {
+pub fn apply(result: &mut CheckResult, report: &Report, sources: &CudaSource<'_>) {
     let mut used: BTreeSet<(String, u32)> = BTreeSet::new();
     result.findings.retain(|finding| {
         let Some(location) = &finding.location else {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{fixture, ncu_lint, stderr, stdout, temp_dir};
+use common::{corpus, fixture, ncu_lint, stderr, stdout, temp_dir};
 use std::io::Read;
 
 /// A copy of the lab's raw export in which `register_nospill` (result 23)
@@ -250,8 +250,43 @@ fn the_default_pack_passes_its_own_tests() {
     let out = ncu_lint(&["rules", "test", "rules/memory.toml"]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     let text = stdout(&out);
-    assert!(text.contains("pack memory 1.0.0: 6 rules, 2 tests: valid"));
-    assert_eq!(text.matches(" ... ok").count(), 2);
+    assert!(text.contains("pack memory 1.0.0: 6 rules, 1 tests: valid"));
+    assert!(text.contains("test lab answers ... ok"), "{text}");
+}
+
+#[test]
+fn a_test_over_several_export_sets_names_the_set_that_fails() {
+    let dir = temp_dir("pack_sets");
+    let pack = dir.join("team.toml");
+    let memory = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/memory.toml");
+    let details = fixture("lab/details_all.csv.xz");
+    let other = corpus("02_leleucas-a100-shared-table-metrics.csv");
+    std::fs::write(
+        &pack,
+        format!(
+            r#"[pack]
+name = "team"
+extends = ["{}"]
+
+[[test]]
+name = "strided loads"
+files = [["{details}"], ["{other}"]]
+expect = [{{ rule = "global-load-efficiency", kernel = "load_stride2*" }}]
+"#,
+            memory.display(),
+        ),
+    )
+    .unwrap();
+    let out = ncu_lint(&["rules", "test", &pack.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let text = stdout(&out);
+    let failures: Vec<&str> = text.lines().filter(|l| l.starts_with("    ")).collect();
+    assert_eq!(
+        failures.len(),
+        1,
+        "only the other profile lacks the kernel: {text}"
+    );
+    assert!(failures[0].contains(&format!("(on {other})")), "{text}");
 }
 
 #[test]

@@ -124,8 +124,8 @@ fn trap_template_names_match_across_pages() {
             .as_ref()
             .unwrap_or_else(|| panic!("{} has no source", kernel.name));
         assert_eq!(
-            ncu_lint::ingest::normalize_kernel_name(&source.function),
-            ncu_lint::ingest::normalize_kernel_name(&kernel.name)
+            ncu_lint::model::kernel_name::normalize(&source.function),
+            kernel.normalized_name()
         );
     }
 }
@@ -724,8 +724,8 @@ fn corpus_17_sass_only_source_page() {
     assert!(source.columns.is_empty());
     assert!(source.instructions.len() > 3000);
     assert_eq!(
-        ncu_lint::ingest::normalize_kernel_name(&k.name),
-        ncu_lint::ingest::normalize_kernel_name(&k.name.replace("<(int)3>", "<3>"))
+        k.normalized_name(),
+        ncu_lint::model::kernel_name::normalize(&k.name.replace("<(int)3>", "<3>"))
     );
 }
 

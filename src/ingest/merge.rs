@@ -7,41 +7,13 @@
 //! rather than risk describing the wrong launch.
 
 use std::collections::HashMap;
-use std::sync::LazyLock;
 
 use indexmap::IndexMap;
-use regex::Regex;
 
 use super::collect::FileImport;
 use super::error::IngestError;
+use crate::model::kernel_name;
 use crate::model::{InputFile, Kernel, Report, SourceView, Unattached};
-
-/// A template argument cast such as `(int)32` or `(unsigned long)8`.
-static CAST: LazyLock<Regex> = LazyLock::new(|| {
-    // A constant pattern, compiled by the unit tests: it cannot fail at run time.
-    #[allow(clippy::expect_used)]
-    let regex =
-        Regex::new(r"\([a-zA-Z_][a-zA-Z0-9_ ]*\)(-?[0-9])").expect("the cast pattern is valid");
-    regex
-});
-
-/// A kernel name reduced for matching across pages: template argument casts
-/// dropped (`smem_stride<float, (int)32>` is `smem_stride<float, 32>`) and
-/// whitespace removed (older exports print `Kernel2(bool*,bool*)`).
-///
-/// ```
-/// use ncu_lint::ingest::normalize_kernel_name;
-/// assert_eq!(
-///     normalize_kernel_name("void smem_stride<float, (int)32>(float *, int)"),
-///     normalize_kernel_name("void smem_stride<float, 32>(float *, int)"),
-/// );
-/// ```
-pub fn normalize_kernel_name(name: &str) -> String {
-    CAST.replace_all(name, "$1")
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect()
-}
 
 /// Merges per-file imports into one report.
 pub fn merge(imports: Vec<FileImport>) -> Result<Report, IngestError> {
@@ -99,7 +71,7 @@ fn check_same_result(
     path: &str,
     other_path: &str,
 ) -> Result<(), IngestError> {
-    let same_name = normalize_kernel_name(&existing.name) == normalize_kernel_name(&new.name);
+    let same_name = existing.normalized_name() == new.normalized_name();
     let same_process = match (existing.launch.process_id, new.launch.process_id) {
         (Some(a), Some(b)) => a == b,
         _ => true,
@@ -178,15 +150,12 @@ fn attach(report: &mut Report, blocks: Vec<SourceView>) {
         .enumerate()
         .filter(|(_, k)| k.id.is_some())
     {
-        results
-            .entry(normalize_kernel_name(&kernel.name))
-            .or_default()
-            .push(i);
+        results.entry(kernel.normalized_name()).or_default().push(i);
     }
     let mut grouped: IndexMap<String, Vec<SourceView>> = IndexMap::new();
     for block in blocks {
         grouped
-            .entry(normalize_kernel_name(&block.function))
+            .entry(kernel_name::normalize(&block.function))
             .or_default()
             .push(block);
     }
@@ -221,30 +190,5 @@ fn attach(report: &mut Report, blocks: Vec<SourceView>) {
                 function: b.function,
                 origin: b.origin,
             }));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_normalise_across_pages() {
-        assert_eq!(
-            normalize_kernel_name("void fa81_kernel<(int)3>(const unsigned char *, int)"),
-            normalize_kernel_name("void fa81_kernel<3>(const unsigned char *, int)")
-        );
-        assert_eq!(
-            normalize_kernel_name("Kernel2(bool *, bool *, int)"),
-            normalize_kernel_name("Kernel2(bool*,bool*,int)")
-        );
-        assert_eq!(
-            normalize_kernel_name("k<(long)-1>(float *)"),
-            normalize_kernel_name("k<-1>(float *)")
-        );
-        assert_ne!(
-            normalize_kernel_name("void smem_stride<float, 32>(float *, int)"),
-            normalize_kernel_name("void smem_stride<float, 33>(float *, int)")
-        );
     }
 }

@@ -14,17 +14,17 @@
 mod collect;
 mod details;
 mod error;
-mod input;
 mod labels;
 mod launch;
 pub mod limits;
 mod merge;
+mod open;
 mod quoted;
 mod raw;
 mod records;
 mod sections;
 mod session;
-mod source;
+mod source_page;
 mod summary;
 
 use std::io::BufRead;
@@ -33,7 +33,6 @@ use std::sync::Arc;
 pub use collect::{FileImport, Needed};
 pub use error::{IngestError, Snippet};
 pub use labels::{is_metric_name, metric_name};
-pub use merge::normalize_kernel_name;
 pub use records::MAX_RECORD_BYTES;
 
 use crate::model::{Form, Kernel, ProfilerMessage, Report};
@@ -41,7 +40,7 @@ use details::DetailsTable;
 use raw::RawTable;
 use records::Records;
 use session::SessionTable;
-use source::SourceParser;
+use source_page::SourcePageParser;
 use summary::SummaryTable;
 
 /// Imports `paths` (exports of one report) into one model.
@@ -55,7 +54,7 @@ pub fn import_needed(paths: &[String], needed: Option<Arc<Needed>>) -> Result<Re
         .iter()
         .enumerate()
         .map(|(i, path)| {
-            let input = input::open(path)?;
+            let input = open::open(path)?;
             let out = FileImport::new(path, i).with_needed(needed.clone());
             read(Records::new(input, path), out, &mut |_| {})
         })
@@ -65,7 +64,7 @@ pub fn import_needed(paths: &[String], needed: Option<Arc<Needed>>) -> Result<Re
 
 /// Imports one export held in memory (tests and fuzzing), named `name`.
 pub fn import_bytes(name: &str, bytes: &[u8]) -> Result<Report, IngestError> {
-    let input = input::prepare(name, Box::new(std::io::Cursor::new(bytes.to_vec())))?;
+    let input = open::prepare(name, Box::new(std::io::Cursor::new(bytes.to_vec())))?;
     let out = FileImport::new(name, 0);
     let import = read(Records::new(input, name), out, &mut |_| {})?;
     merge::merge(vec![import])
@@ -73,7 +72,7 @@ pub fn import_bytes(name: &str, bytes: &[u8]) -> Result<Report, IngestError> {
 
 /// Where an export comes from: a file, or a command whose standard output
 /// is the export (`ncu -i report.ncu-rep --csv ...`).
-pub enum Source {
+pub enum Input {
     /// A file (plain or xz), or `-` for standard input.
     Path(String),
     /// A command and the name it goes by in messages.
@@ -90,25 +89,23 @@ pub enum Source {
 /// thread each (the exports of an `.ncu-rep` are `ncu` processes that take
 /// seconds each), their output streamed into the importer, and merged in
 /// input order; the first page (in that order) that fails is the error.
-pub fn import_sources(
-    sources: Vec<Source>,
+pub fn import_inputs(
+    inputs: Vec<Input>,
     needed: Option<Arc<Needed>>,
 ) -> Result<Report, IngestError> {
-    let import_one = |i: usize, source: Source| match source {
-        Source::Path(path) => {
-            let input = input::open(&path)?;
+    let import_one = |i: usize, input: Input| match input {
+        Input::Path(path) => {
+            let input = open::open(&path)?;
             let out = FileImport::new(&path, i).with_needed(needed.clone());
             read(Records::new(input, &path), out, &mut |_| {})
         }
-        Source::Command { name, mut command } => {
-            run_command(&name, &mut command, i, needed.clone())
-        }
+        Input::Command { name, mut command } => run_command(&name, &mut command, i, needed.clone()),
     };
     let imports = std::thread::scope(|scope| {
-        let pages: Vec<_> = sources
+        let pages: Vec<_> = inputs
             .into_iter()
             .enumerate()
-            .map(|(i, source)| scope.spawn(move || import_one(i, source)))
+            .map(|(i, input)| scope.spawn(move || import_one(i, input)))
             .collect();
         pages
             .into_iter()
@@ -156,7 +153,7 @@ fn run_command(
         let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
         text
     });
-    let imported = input::prepare(name, Box::new(stdout)).and_then(|input| {
+    let imported = open::prepare(name, Box::new(stdout)).and_then(|input| {
         let out = FileImport::new(name, index).with_needed(needed);
         read(Records::new(input, name), out, &mut |_| {})
     });
@@ -183,7 +180,7 @@ pub fn stream(
     needed: Option<Arc<Needed>>,
     on_kernel: &mut dyn FnMut(Kernel),
 ) -> Result<Report, IngestError> {
-    let input = input::open(path)?;
+    let input = open::open(path)?;
     let out = FileImport::new(path, 0).with_needed(needed).streaming();
     let import = read(Records::new(input, path), out, on_kernel)?;
     merge::merge(vec![import])
@@ -196,7 +193,7 @@ enum Table {
     Raw(RawTable),
     Summary(SummaryTable),
     Session(SessionTable),
-    Source(SourceParser),
+    Source(SourcePageParser),
 }
 
 impl Table {
@@ -236,12 +233,12 @@ fn read<R: BufRead>(
             break;
         }
         let first = rec.field(0);
-        if (source::BLOCK_INTROS.contains(&first) && rec.field_count() <= 3)
-            || source::BLOCK_HEADERS.contains(&first)
+        if (source_page::BLOCK_INTROS.contains(&first) && rec.field_count() <= 3)
+            || source_page::BLOCK_HEADERS.contains(&first)
         {
             if !matches!(table, Table::Source(_)) {
                 table.finish(&mut out);
-                table = Table::Source(SourceParser::default());
+                table = Table::Source(SourcePageParser::default());
                 out.saw(Form::Source);
             }
             if let Table::Source(parser) = &mut table {

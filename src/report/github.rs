@@ -2,39 +2,39 @@
 //! annotation per finding, at its CUDA line or at the export row.
 
 use std::fmt::Write as _;
+use std::io;
 
-use super::summary_line;
-use crate::model::Report;
-use crate::rules::{CheckResult, Severity};
+use super::{Context, Emitter, summary_line};
+use crate::rules::Severity;
+
+/// GitHub workflow annotations.
+pub struct Github;
+
+impl Emitter for Github {
+    fn emit(&self, context: &Context<'_>, out: &mut dyn io::Write) -> io::Result<()> {
+        out.write_all(render(context).as_bytes())
+    }
+}
 
 /// The annotations for a check, then the summary line.
-pub fn render(report: &Report, result: &CheckResult) -> String {
+pub fn render(context: &Context<'_>) -> String {
     let mut out = String::new();
-    for finding in &result.findings {
+    for finding in &context.result.findings {
         let command = match finding.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
             Severity::Note => "notice",
         };
-        let (file, line) = match &finding.location {
-            Some(location) => (location.file.clone(), u64::from(location.line)),
-            None => (
-                report
-                    .files
-                    .get(finding.origin.file)
-                    .map_or_else(String::new, |f| f.path.clone()),
-                finding.origin.line,
-            ),
-        };
+        let (file, line) = context.anchor(finding);
         let _ = writeln!(
             out,
             "::{command} file={},line={line},title={}::{}",
-            escape_property(&file),
+            escape_property(file),
             escape_property(&format!("{} ({})", finding.rule, finding.kernel_name)),
             escape_data(&finding.message)
         );
     }
-    let _ = writeln!(out, "{}", summary_line(result));
+    let _ = writeln!(out, "{}", summary_line(context.result));
     out
 }
 

@@ -7,6 +7,7 @@
 //! few lines: what the report holds, what they need, how to collect it.
 
 use std::fmt::{self, Write as _};
+use std::io;
 
 use indexmap::IndexMap;
 use miette::{
@@ -14,12 +15,13 @@ use miette::{
     SourceCode,
 };
 
-use super::summary_line;
+use super::{Context, Emitter, format_number, summary_line};
 use crate::coverage::{Coverage, skip_lines};
+use crate::cuda_source::CudaSource;
+use crate::diff::DiffResult;
 use crate::ingest::Snippet;
 use crate::model::Report;
-use crate::rules::{ActiveRule, CheckResult, Finding, Severity};
-use crate::sources::SourceLookup;
+use crate::rules::{Finding, Severity};
 
 /// How the report is drawn.
 #[derive(Debug, Clone, Copy)]
@@ -43,14 +45,25 @@ impl Default for Style {
     }
 }
 
+/// Text for people, drawn in `style`.
+pub struct Human {
+    /// How it is drawn.
+    pub style: Style,
+}
+
+impl Emitter for Human {
+    fn emit(&self, context: &Context<'_>, out: &mut dyn io::Write) -> io::Result<()> {
+        out.write_all(render(context, self.style).as_bytes())
+    }
+
+    fn emit_diff(&self, diff: &DiffResult, out: &mut dyn io::Write) -> io::Result<()> {
+        out.write_all(render_diff(diff).as_bytes())
+    }
+}
+
 /// Renders a check.
-pub fn render(
-    report: &Report,
-    result: &CheckResult,
-    rules: &[ActiveRule],
-    sources: &SourceLookup<'_>,
-    style: Style,
-) -> String {
+pub fn render(context: &Context<'_>, style: Style) -> String {
+    let (report, result) = (context.report, context.result);
     let theme = if style.color {
         GraphicalTheme::unicode()
     } else {
@@ -81,15 +94,12 @@ pub fn render(
         let _ = writeln!(out, "── {} [{id}]", first.kernel_name);
         findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
         for finding in findings {
-            let help = rules
-                .iter()
-                .find(|r| r.rule.id == finding.rule)
-                .map(|r| r.rule.docs.fix.clone());
-            let diagnostic = FindingDiagnostic::new(report, finding, help, sources);
+            let help = context.rule(&finding.rule).map(|r| r.rule.docs.fix.clone());
+            let diagnostic = FindingDiagnostic::new(report, finding, help, context.cuda);
             let _ = handler.render_report(&mut out, &diagnostic);
         }
     }
-    let coverage = Coverage::of(report, rules, result);
+    let coverage = Coverage::of(report, context.rules, result);
     let _ = writeln!(out, "{}", summary_line(result));
     if style.verbose && result.skipped.is_empty() {
         let _ = writeln!(out, "  the report holds: {}", coverage.describe());
@@ -117,7 +127,7 @@ impl FindingDiagnostic {
         report: &Report,
         finding: &Finding,
         help: Option<String>,
-        sources: &SourceLookup<'_>,
+        sources: &CudaSource<'_>,
     ) -> Self {
         let mut diagnostic = FindingDiagnostic {
             message: finding.message.clone(),
@@ -161,22 +171,9 @@ impl FindingDiagnostic {
                 let values: Vec<String> = finding
                     .values
                     .iter()
-                    .filter_map(|(k, v)| {
-                        v.map(|v| {
-                            format!(
-                                "{k} = {}",
-                                super::super::rules::template::format_number(
-                                    v,
-                                    super::super::rules::template::Format::Auto
-                                )
-                            )
-                        })
-                    })
+                    .filter_map(|(k, v)| v.map(|v| format!("{k} = {}", format_number(v))))
                     .collect();
-                let export = report
-                    .files
-                    .get(finding.origin.file)
-                    .map_or("?", |f| f.path.as_str());
+                let export = report.export_path(&finding.origin);
                 diagnostic.footer = format!(
                     "decided by {}\nread from {export}:{}",
                     values.join(", "),
@@ -211,11 +208,7 @@ impl Diagnostic for FindingDiagnostic {
     }
 
     fn severity(&self) -> Option<MietteSeverity> {
-        Some(match self.severity {
-            Severity::Error => MietteSeverity::Error,
-            Severity::Warning => MietteSeverity::Warning,
-            Severity::Note => MietteSeverity::Advice,
-        })
+        Some(self.severity.into())
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
@@ -235,4 +228,63 @@ impl Diagnostic for FindingDiagnostic {
             LabeledSpan::new_primary_with_span(Some(label.clone()), snippet.span(*start, *len)),
         )))
     }
+}
+
+/// A diff as text: per kernel the new and fixed findings and the quantities
+/// that moved, then the kernels in one profile only and a count.
+fn render_diff(result: &DiffResult) -> String {
+    let mut out = String::new();
+    for k in &result.kernels {
+        let _ = writeln!(out, "{}", k.title());
+        for f in &k.new {
+            let _ = writeln!(
+                out,
+                "  new      {}[{}] at {}: {}",
+                f.severity.name(),
+                f.rule,
+                f.place(),
+                f.message
+            );
+        }
+        for f in &k.fixed {
+            let _ = writeln!(
+                out,
+                "  fixed    {}[{}] at {}",
+                f.severity.name(),
+                f.rule,
+                f.place()
+            );
+        }
+        for c in &k.changes {
+            let what = if c.regression { "worse" } else { "better" };
+            let _ = writeln!(
+                out,
+                "  {what:<8} {} {}: {} -> {}",
+                c.rule,
+                c.quantity,
+                format_number(c.base),
+                format_number(c.head)
+            );
+        }
+    }
+    for name in &result.only_base {
+        let _ = writeln!(out, "only in base: {name}");
+    }
+    for name in &result.only_head {
+        let _ = writeln!(out, "only in head: {name}");
+    }
+    let new: usize = result.kernels.iter().map(|k| k.new.len()).sum();
+    let fixed: usize = result.kernels.iter().map(|k| k.fixed.len()).sum();
+    let worse = result
+        .kernels
+        .iter()
+        .flat_map(|k| &k.changes)
+        .filter(|c| c.regression)
+        .count();
+    let _ = writeln!(
+        out,
+        "{new} new findings, {fixed} fixed, {worse} regressions in {} kernels",
+        result.kernels.len()
+    );
+    out
 }

@@ -11,11 +11,26 @@ use std::io::{self, Write};
 use indexmap::IndexMap;
 use serde::Serialize;
 
-use super::count_by_severity;
+use super::{Context, Emitter, count_by_severity};
 use crate::coverage::Coverage;
+use crate::diff::DiffResult;
 use crate::model::Report;
-use crate::rules::engine::Instruction;
-use crate::rules::{ActiveRule, CheckResult, Finding, Location, Severity, Skip};
+use crate::rules::finding::Instruction;
+use crate::rules::{Finding, Location, Severity, Skip};
+
+/// The JSON document.
+pub struct Json;
+
+impl Emitter for Json {
+    fn emit(&self, context: &Context<'_>, out: &mut dyn Write) -> io::Result<()> {
+        write_json(context, out)
+    }
+
+    fn emit_diff(&self, diff: &DiffResult, out: &mut dyn Write) -> io::Result<()> {
+        serde_json::to_writer_pretty(&mut *out, &diff_json(diff))?;
+        out.write_all(b"\n")
+    }
+}
 
 #[derive(Serialize)]
 struct Document<'a> {
@@ -82,10 +97,7 @@ impl<'a> FindingJson<'a> {
             values: &f.values,
             variant: &f.variant,
             export: ExportJson {
-                path: report
-                    .files
-                    .get(f.origin.file)
-                    .map_or("", |file| file.path.as_str()),
+                path: report.export_path(&f.origin),
                 line: f.origin.line,
             },
         }
@@ -94,12 +106,8 @@ impl<'a> FindingJson<'a> {
 
 /// Writes the JSON document for a check to `out`, pretty-printed, ending in
 /// a newline, without building it in memory first.
-pub fn write_json(
-    report: &Report,
-    result: &CheckResult,
-    rules: &[ActiveRule],
-    out: &mut dyn Write,
-) -> io::Result<()> {
+pub fn write_json(context: &Context<'_>, out: &mut dyn Write) -> io::Result<()> {
+    let (report, result) = (context.report, context.result);
     let (error, warning, note) = count_by_severity(result);
     let document = Document {
         version: 1,
@@ -109,7 +117,7 @@ pub fn write_json(
             .map(|f| FindingJson::new(f, report))
             .collect(),
         skipped: &result.skipped,
-        coverage: Coverage::of(report, rules, result),
+        coverage: Coverage::of(report, context.rules, result),
         summary: Summary {
             kernels: result.kernels,
             findings: result.findings.len(),
@@ -122,4 +130,24 @@ pub fn write_json(
     };
     serde_json::to_writer_pretty(&mut *out, &document)?;
     out.write_all(b"\n")
+}
+
+/// A diff as JSON: `{"version": 1, "kernels": [...], "only_base": [...],
+/// "only_head": [...]}`.
+fn diff_json(result: &DiffResult) -> serde_json::Value {
+    let finding = |f: &Finding| serde_json::json!({"rule": f.rule, "severity": f.severity, "place": f.place().to_string(), "message": f.message});
+    serde_json::json!({
+        "version": 1,
+        "kernels": result.kernels.iter().map(|k| serde_json::json!({
+            "name": k.name,
+            "launch": k.launch,
+            "base_id": k.base_id,
+            "head_id": k.head_id,
+            "new": k.new.iter().map(finding).collect::<Vec<_>>(),
+            "fixed": k.fixed.iter().map(finding).collect::<Vec<_>>(),
+            "changes": k.changes,
+        })).collect::<Vec<_>>(),
+        "only_base": result.only_base,
+        "only_head": result.only_head,
+    })
 }

@@ -3,14 +3,25 @@
 //! system output.
 
 use std::fmt::Write as _;
+use std::io;
 
-use crate::model::Report;
-use crate::rules::{CheckResult, Severity, by_kernel};
+use super::{Context, Emitter};
+use crate::rules::{Place, by_kernel};
+
+/// JUnit XML.
+pub struct Junit;
+
+impl Emitter for Junit {
+    fn emit(&self, context: &Context<'_>, out: &mut dyn io::Write) -> io::Result<()> {
+        out.write_all(render(context).as_bytes())
+    }
+}
 
 /// The JUnit document for a check; `fail_at` is the least failing severity.
-pub fn render(report: &Report, result: &CheckResult, fail_at: Option<Severity>) -> String {
-    let fails = |s: Severity| fail_at.is_some_and(|t| s >= t);
-    let failures = result.findings.iter().filter(|f| fails(f.severity)).count();
+pub fn render(context: &Context<'_>) -> String {
+    let (report, result) = (context.report, context.result);
+    let fails = |f: &crate::rules::Finding| context.fail_on.fails(f.severity);
+    let failures = result.findings.iter().filter(|f| fails(f)).count();
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         out,
@@ -28,10 +39,7 @@ pub fn render(report: &Report, result: &CheckResult, fail_at: Option<Severity>) 
             Some(id) => format!("{} [result {id}]", kernel.name),
             None => kernel.name.clone(),
         };
-        let export = report
-            .files
-            .get(kernel.origin.file)
-            .map_or("ncu-lint", |f| f.path.as_str());
+        let export = report.export_path(&kernel.origin);
         let _ = write!(
             out,
             "    <testcase classname=\"{}\" name=\"{}\"",
@@ -45,18 +53,17 @@ pub fn render(report: &Report, result: &CheckResult, fail_at: Option<Severity>) 
         out.push_str(">\n");
         let mut notes = String::new();
         for finding in findings {
-            let place = finding
-                .location
-                .as_ref()
-                .map(|l| format!(" at {}:{}", l.file, l.line))
-                .unwrap_or_default();
+            let place = match finding.place() {
+                Place::Line(l) => format!(" at {}:{}", l.file, l.line),
+                _ => String::new(),
+            };
             let text = format!(
                 "{}[{}]{place}: {}",
                 finding.severity.name(),
                 finding.rule,
                 finding.message
             );
-            if fails(finding.severity) {
+            if fails(finding) {
                 let _ = writeln!(
                     out,
                     "      <failure type=\"{}\" message=\"{}\">{}</failure>",

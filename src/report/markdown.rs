@@ -2,9 +2,24 @@
 //! findings (worst first) and the rules skipped.
 
 use std::fmt::Write as _;
+use std::io;
 
-use super::count_by_severity;
-use crate::rules::CheckResult;
+use super::{Context, Emitter, count_by_severity, format_number};
+use crate::diff::DiffResult;
+use crate::rules::{CheckResult, Place};
+
+/// A Markdown summary.
+pub struct Markdown;
+
+impl Emitter for Markdown {
+    fn emit(&self, context: &Context<'_>, out: &mut dyn io::Write) -> io::Result<()> {
+        out.write_all(render(context.result).as_bytes())
+    }
+
+    fn emit_diff(&self, diff: &DiffResult, out: &mut dyn io::Write) -> io::Result<()> {
+        out.write_all(render_diff(diff).as_bytes())
+    }
+}
 
 /// The Markdown summary of a check.
 pub fn render(result: &CheckResult) -> String {
@@ -27,9 +42,10 @@ pub fn render(result: &CheckResult) -> String {
                 Some(id) => format!("`{}` (result {id})", cell(&f.kernel_name)),
                 None => format!("`{}`", cell(&f.kernel_name)),
             };
-            let place = f.location.as_ref().map_or("kernel".to_owned(), |l| {
-                format!("`{}:{}`", cell(&l.file), l.line)
-            });
+            let place = match f.place() {
+                Place::Line(l) => format!("`{}:{}`", cell(&l.file), l.line),
+                _ => "kernel".to_owned(),
+            };
             let _ = writeln!(
                 out,
                 "| {} | `{}` | {kernel} | {place} | {} |",
@@ -60,4 +76,41 @@ pub fn render(result: &CheckResult) -> String {
 /// Text safe inside a table cell.
 fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
+}
+
+/// A diff as Markdown for a pull-request comment.
+fn render_diff(result: &DiffResult) -> String {
+    let mut out = String::from("## ncu-lint diff\n\n");
+    if result.kernels.is_empty() {
+        out.push_str("No new findings and no regressions.\n");
+        return out;
+    }
+    out.push_str("| kernel | change | rule | detail |\n| --- | --- | --- | --- |\n");
+    for k in &result.kernels {
+        let name = format!("`{}` #{}", k.name.replace('|', "\\|"), k.launch + 1);
+        for f in &k.new {
+            let _ = writeln!(
+                out,
+                "| {name} | new {} | `{}` | {} |",
+                f.severity.name(),
+                f.rule,
+                f.message.replace('|', "\\|")
+            );
+        }
+        for f in &k.fixed {
+            let _ = writeln!(out, "| {name} | fixed | `{}` | at {} |", f.rule, f.place());
+        }
+        for c in &k.changes {
+            let what = if c.regression { "worse" } else { "better" };
+            let _ = writeln!(
+                out,
+                "| {name} | {what} | `{}` | {}: {} → {} |",
+                c.rule,
+                c.quantity,
+                format_number(c.base),
+                format_number(c.head)
+            );
+        }
+    }
+    out
 }

@@ -11,20 +11,24 @@ use indexmap::IndexMap;
 use serde::Serialize;
 use serde_json::{Value as Json, json};
 
-use super::fingerprint;
-use crate::model::Report;
-use crate::rules::{ActiveRule, CheckResult, Finding, Severity};
+use super::{Context, Emitter, fingerprint};
+use crate::rules::{ActiveRule, Finding};
+
+/// SARIF 2.1.0.
+pub struct Sarif;
+
+impl Emitter for Sarif {
+    fn emit(&self, context: &Context<'_>, out: &mut dyn Write) -> io::Result<()> {
+        write_sarif(context, out)
+    }
+}
 
 /// Writes the SARIF log for a check to `out`, pretty-printed, ending in a
 /// newline. Results are serialised straight from the findings, without a
 /// JSON tree or the whole text in memory: large profiles have tens of
 /// thousands of them.
-pub fn write_sarif(
-    report: &Report,
-    result: &CheckResult,
-    rules: &[ActiveRule],
-    out: &mut dyn Write,
-) -> io::Result<()> {
+pub fn write_sarif(context: &Context<'_>, out: &mut dyn Write) -> io::Result<()> {
+    let rules = context.rules;
     let log = Log {
         schema: "https://json.schemastore.org/sarif-2.1.0.json",
         version: "2.1.0",
@@ -36,10 +40,11 @@ pub fn write_sarif(
                 "informationUri": env!("CARGO_PKG_REPOSITORY"),
                 "rules": rules.iter().map(rule_json).collect::<Vec<_>>(),
             }}),
-            results: result
+            results: context
+                .result
                 .findings
                 .iter()
-                .map(|f| SarifResult::new(report, f, rules))
+                .map(|f| SarifResult::new(context, f))
                 .collect(),
             column_kind: "utf16CodeUnits",
         }],
@@ -129,21 +134,14 @@ struct Properties<'a> {
 impl<'a> SarifResult<'a> {
     /// A finding as a result at its CUDA line where known, else at the
     /// export row its kernel was read from.
-    fn new(report: &Report, finding: &'a Finding, rules: &[ActiveRule]) -> Self {
-        let (uri, line) = match &finding.location {
-            Some(location) => (file_uri(&location.file), u64::from(location.line)),
-            None => {
-                let path = report
-                    .files
-                    .get(finding.origin.file)
-                    .map_or("", |f| f.path.as_str());
-                (file_uri(path), finding.origin.line.max(1))
-            }
-        };
+    fn new(context: &Context<'a>, finding: &'a Finding) -> Self {
+        let (path, line) = context.anchor(finding);
+        let uri = file_uri(path);
+        let rules = context.rules;
         SarifResult {
             rule_id: &finding.rule,
             rule_index: rules.iter().position(|r| r.rule.id == finding.rule),
-            level: level(finding.severity),
+            level: finding.severity.name(),
             message: Text {
                 text: format!("{}: {}", finding.kernel_name, finding.message),
             },
@@ -168,15 +166,6 @@ impl<'a> SarifResult<'a> {
     }
 }
 
-/// The SARIF level of a severity.
-pub fn level(severity: Severity) -> &'static str {
-    match severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Note => "note",
-    }
-}
-
 fn rule_json(active: &ActiveRule) -> Json {
     let rule = &active.rule;
     let docs = &rule.docs;
@@ -195,7 +184,7 @@ fn rule_json(active: &ActiveRule) -> Json {
         "shortDescription": {"text": rule.title},
         "fullDescription": {"text": docs.what},
         "help": {"text": help, "markdown": markdown},
-        "defaultConfiguration": {"level": level(active.severity)},
+        "defaultConfiguration": {"level": active.severity.name()},
         "properties": {"tags": ["performance", "cuda", rule.pack.as_str()]},
     })
 }

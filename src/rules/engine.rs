@@ -10,9 +10,10 @@ use std::collections::HashSet;
 use indexmap::IndexMap;
 
 use super::expr::Outcome;
+use super::finding::{CheckResult, Finding, Instruction, Location, Measure, Skip};
 use super::pack::{Candidate, Rule, Scope, Severity, SourceSum, Variant};
 use crate::ingest::metric_name;
-use crate::model::{Form, Kernel, Origin, Report, SourceRow, SourceView, label_key};
+use crate::model::{Form, Kernel, Report, SourceRow, SourceView, label_key};
 use crate::value::Value;
 
 /// A rule with the parameter values and severity in effect.
@@ -40,107 +41,6 @@ impl ActiveRule {
             params,
         }
     }
-}
-
-/// Where in CUDA source a finding is.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Location {
-    /// The source file as the profile recorded it.
-    pub file: String,
-    /// 1-based line.
-    pub line: u32,
-}
-
-/// The SASS instruction that contributes most to a line's finding.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct Instruction {
-    /// Its address.
-    pub address: String,
-    /// Its offset from the function's first instruction: unlike the
-    /// address, the same from one run to the next.
-    pub offset: Option<u64>,
-    /// Its text.
-    pub sass: String,
-}
-
-/// One finding.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Finding {
-    /// The rule id.
-    pub rule: String,
-    /// Severity after overrides and downgrades.
-    pub severity: Severity,
-    /// Index of the kernel in the report.
-    pub kernel: usize,
-    /// The kernel's result ID.
-    pub kernel_id: Option<u64>,
-    /// The kernel's name.
-    pub kernel_name: String,
-    /// The CUDA line, for line-scoped findings placed by the source page.
-    pub location: Option<Location>,
-    /// The worst instruction on that line.
-    pub instruction: Option<Instruction>,
-    /// The rendered message.
-    pub message: String,
-    /// Inputs, derived values and parameters that decided it (`None`: undefined).
-    pub values: IndexMap<String, Option<f64>>,
-    /// Which variant of the rule was evaluated.
-    pub variant: String,
-    /// The export row the kernel was read from.
-    pub origin: Origin,
-}
-
-/// A rule that could not be evaluated for some kernels.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct Skip {
-    /// The rule id.
-    pub rule: String,
-    /// How many kernels it was skipped for.
-    pub kernels: usize,
-    /// What was missing.
-    pub missing: Vec<String>,
-    /// Which export would provide it.
-    pub hint: String,
-}
-
-/// The outcome of a check.
-#[derive(Debug, Clone, Default)]
-pub struct CheckResult {
-    /// Findings in kernel order, then rule order, then line weight.
-    pub findings: Vec<Finding>,
-    /// Rules skipped for lack of data.
-    pub skipped: Vec<Skip>,
-    /// Kernels checked.
-    pub kernels: usize,
-    /// Each rule's deciding quantity for each kernel it was evaluated on.
-    pub measures: Vec<Measure>,
-}
-
-/// Items (findings, measures) of each of `kernels` kernels, by kernel
-/// index, gathered in one pass.
-pub fn by_kernel<T>(items: &[T], kernels: usize, kernel: impl Fn(&T) -> usize) -> Vec<Vec<&T>> {
-    let mut out: Vec<Vec<&T>> = (0..kernels).map(|_| Vec::new()).collect();
-    for item in items {
-        if let Some(group) = out.get_mut(kernel(item)) {
-            group.push(item);
-        }
-    }
-    out
-}
-
-/// A rule's deciding quantity for one kernel, whether or not it fired.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct Measure {
-    /// Index of the kernel in the report.
-    pub kernel: usize,
-    /// The rule id.
-    pub rule: String,
-    /// The quantity's name (`efficiency`).
-    pub name: String,
-    /// Its value.
-    pub value: f64,
-    /// Whether higher values are better.
-    pub higher_is_better: bool,
 }
 
 /// Runs `rules` over every kernel of `report`.

@@ -111,9 +111,24 @@ impl fmt::Display for Type {
 /// The functions conditions may call, with their arity.
 pub const FUNCTIONS: [(&str, usize); 3] = [("min", 2), ("max", 2), ("abs", 1)];
 
+/// What kind of mistake an expression has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExprErrorKind {
+    /// It does not parse.
+    Syntax,
+    /// It names a value that is not there.
+    UnknownName,
+    /// It calls a function that is not there.
+    UnknownFunction,
+    /// A value of the wrong type, or a call with the wrong arity.
+    Type,
+}
+
 /// Why an expression was refused.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExprError {
+    /// What kind of mistake.
+    pub kind: ExprErrorKind,
     /// What is wrong.
     pub message: String,
     /// Where, in the expression text.
@@ -122,7 +137,12 @@ pub struct ExprError {
 
 impl ExprError {
     fn new(message: impl Into<String>, span: Range<usize>) -> Self {
+        ExprError::of(ExprErrorKind::Syntax, message, span)
+    }
+
+    fn of(kind: ExprErrorKind, message: impl Into<String>, span: Range<usize>) -> Self {
         ExprError {
+            kind,
             message: message.into(),
             span,
         }
@@ -550,7 +570,8 @@ impl Expr {
             if got == want {
                 Ok(())
             } else {
-                Err(ExprError::new(
+                Err(ExprError::of(
+                    ExprErrorKind::Type,
                     format!("expected {want}, found {got}"),
                     e.span.clone(),
                 ))
@@ -559,8 +580,13 @@ impl Expr {
         match &self.kind {
             ExprKind::Number(_) => Ok(Type::Number),
             ExprKind::Bool(_) => Ok(Type::Bool),
-            ExprKind::Name(n) => lookup(n)
-                .ok_or_else(|| ExprError::new(format!("unknown name `{n}`"), self.span.clone())),
+            ExprKind::Name(n) => lookup(n).ok_or_else(|| {
+                ExprError::of(
+                    ExprErrorKind::UnknownName,
+                    format!("unknown name `{n}`"),
+                    self.span.clone(),
+                )
+            }),
             ExprKind::Unary(UnaryOp::Neg, inner) => {
                 expect(inner, Type::Number).map(|()| Type::Number)
             }
@@ -585,13 +611,15 @@ impl Expr {
             ExprKind::Call(name, args) => {
                 let Some((_, arity)) = FUNCTIONS.iter().find(|(f, _)| f == name) else {
                     let known: Vec<&str> = FUNCTIONS.iter().map(|(f, _)| *f).collect();
-                    return Err(ExprError::new(
+                    return Err(ExprError::of(
+                        ExprErrorKind::UnknownFunction,
                         format!("unknown function `{name}` (known: {})", known.join(", ")),
                         self.span.start..self.span.start + name.len(),
                     ));
                 };
                 if args.len() != *arity {
-                    return Err(ExprError::new(
+                    return Err(ExprError::of(
+                        ExprErrorKind::Type,
                         format!("`{name}` takes {arity} argument(s), found {}", args.len()),
                         self.span.clone(),
                     ));

@@ -15,18 +15,23 @@ pub mod error;
 pub mod explain;
 pub mod expr;
 pub mod extends;
+pub mod finding;
 pub mod pack;
 pub mod packtest;
+pub mod rule;
+mod schema;
+pub mod severity;
 pub mod template;
+mod validate;
 
 use std::collections::HashMap;
 use std::path::Path;
 
-pub use engine::{
-    ActiveRule, CheckResult, Checker, Finding, Location, Skip, by_kernel, check, needed,
-};
+pub use engine::{ActiveRule, Checker, check, needed};
 pub use error::{PackError, PackProblem, PackReadError, ProblemKind};
-pub use pack::{Pack, Rule, Severity, load_pack};
+pub use finding::{CheckResult, Finding, Location, Place, Skip, by_kernel};
+pub use pack::{Pack, Rule, load_pack};
+pub use severity::{FailOn, Severity};
 
 /// The packs built into the binary: (path in the repository, text).
 pub const BUILTIN: [(&str, &str); 1] =
@@ -44,6 +49,10 @@ pub enum RulesError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Pack(#[from] PackError),
+    /// The configuration names rules or parameters the packs lack.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Config(#[from] crate::config::ConfigError),
     /// Two packs define the same rule id.
     #[error("rule `{id}` is defined by both pack `{first}` and pack `{second}`")]
     #[diagnostic(

@@ -1,21 +1,25 @@
 //! Pack tests: `[[test]]` tables name exports (relative to the pack file)
 //! and the findings the pack must (`expect`) and must not (`reject`)
 //! produce on them, so a team can change a threshold and see what moves.
+//! A test may name several export sets (the same profile exported as
+//! different pages, say); the expectations hold on each. Tests lint through
+//! the same [`Linter`] as `check`, with the pack's rules at their defaults.
 //!
 //! ```toml
 //! [[test]]
 //! name = "strided loads"
-//! files = ["../fixtures/lab/raw.csv.xz"]
+//! files = [["../fixtures/lab/raw.csv.xz"], ["../fixtures/lab/details_all.csv.xz"]]
 //! expect = [{ rule = "global-load-efficiency", kernel = "load_stride2*" }]
 //! reject = [{ rule = "global-load-efficiency", kernel = "load_misaligned*" }]
 //! ```
 
 use std::path::Path;
 
-use super::error::{PackProblem, ProblemKind};
+use super::error::{PackError, PackProblem, ProblemKind};
 use super::pack::{Expectation, Pack, PackTest, Severity};
-use super::{RulesError, activate, check};
-use crate::config::Pattern;
+use super::{CheckResult, RulesError};
+use crate::config::{Pattern, Settings};
+use crate::lint::Linter;
 
 /// What one test found.
 #[derive(Debug, Clone)]
@@ -24,6 +28,35 @@ pub struct TestOutcome {
     pub name: String,
     /// What did not hold; empty when the test passed.
     pub failures: Vec<String>,
+}
+
+impl TestOutcome {
+    /// `test NAME ... ok`, or `FAILED` and each failure indented.
+    pub fn to_text(&self) -> String {
+        let status = if self.failures.is_empty() {
+            "ok"
+        } else {
+            "FAILED"
+        };
+        let mut text = format!("test {} ... {status}\n", self.name);
+        for failure in &self.failures {
+            text.push_str(&format!("    {failure}\n"));
+        }
+        text
+    }
+}
+
+/// Refuses a pack whose tests name missing files, unknown rules or
+/// unknown severities.
+pub fn validate_tests(pack: &Pack, dir: &Path) -> Result<(), PackError> {
+    let problems = check_tests(pack, dir);
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(PackError {
+        path: pack.source.name().to_owned(),
+        problems,
+    })
 }
 
 fn problem(pack: &Pack, test: &PackTest, kind: ProblemKind, message: String) -> PackProblem {
@@ -41,7 +74,7 @@ fn problem(pack: &Pack, test: &PackTest, kind: ProblemKind, message: String) -> 
 pub fn check_tests(pack: &Pack, dir: &Path) -> Vec<PackProblem> {
     let mut problems = Vec::new();
     for test in &pack.tests {
-        if test.files.is_empty() {
+        if test.exports.iter().all(Vec::is_empty) {
             problems.push(problem(
                 pack,
                 test,
@@ -49,7 +82,7 @@ pub fn check_tests(pack: &Pack, dir: &Path) -> Vec<PackProblem> {
                 format!("test `{}` names no files", test.name),
             ));
         }
-        for file in &test.files {
+        for file in test.exports.iter().flatten() {
             if !dir.join(file).is_file() {
                 problems.push(problem(
                     pack,
@@ -86,54 +119,28 @@ pub fn check_tests(pack: &Pack, dir: &Path) -> Vec<PackProblem> {
 
 /// Runs a pack's tests with the pack's rules alone, at their defaults.
 pub fn run_tests(pack: &Pack, dir: &Path) -> Result<Vec<TestOutcome>, RulesError> {
-    let rules = activate(std::slice::from_ref(pack))?;
+    let linter = Linter::from_packs(std::slice::from_ref(pack), Settings::default())?;
     let mut outcomes = Vec::new();
     for test in &pack.tests {
-        let files: Vec<String> = test
-            .files
-            .iter()
-            .map(|f| dir.join(f).display().to_string())
-            .collect();
-        let report = match crate::ingest::import(&files) {
-            Ok(report) => report,
-            Err(e) => {
-                outcomes.push(TestOutcome {
-                    name: test.name.clone(),
-                    failures: vec![format!("cannot import: {e}")],
-                });
-                continue;
-            }
-        };
-        let result = check(&report, &rules);
-        let matches = |e: &Expectation| {
-            let kernel = Pattern::glob(&e.kernel);
-            let rule = Pattern::glob(&e.rule);
-            let least = e
-                .severity
-                .as_deref()
-                .and_then(Severity::parse)
-                .unwrap_or(Severity::Note);
-            result
-                .findings
-                .iter()
-                .filter(|f| {
-                    rule.matches(&f.rule) && f.severity >= least && kernel.matches(&f.kernel_name)
-                })
-                .count()
-        };
+        let several = test.exports.len() > 1;
         let mut failures = Vec::new();
-        for e in &test.expect {
-            if matches(e) == 0 {
-                failures.push(format!("expected {} on `{}`, found none", e.rule, e.kernel));
-            }
-        }
-        for e in &test.reject {
-            let n = matches(e);
-            if n > 0 {
-                failures.push(format!(
-                    "{n} unexpected {} finding(s) on `{}`",
-                    e.rule, e.kernel
-                ));
+        for set in &test.exports {
+            let files: Vec<String> = set
+                .iter()
+                .map(|f| dir.join(f).display().to_string())
+                .collect();
+            let on = if several {
+                format!(" (on {})", set.join(" + "))
+            } else {
+                String::new()
+            };
+            match linter.lint_files(&files) {
+                Ok(linted) => failures.extend(
+                    expectations(test, &linted.result)
+                        .into_iter()
+                        .map(|f| f + &on),
+                ),
+                Err(e) => failures.push(format!("cannot import{on}: {e}")),
             }
         }
         outcomes.push(TestOutcome {
@@ -142,4 +149,40 @@ pub fn run_tests(pack: &Pack, dir: &Path) -> Result<Vec<TestOutcome>, RulesError
         });
     }
     Ok(outcomes)
+}
+
+/// What a test expects that `result` does not bear out.
+fn expectations(test: &PackTest, result: &CheckResult) -> Vec<String> {
+    let matches = |e: &Expectation| {
+        let kernel = Pattern::glob(&e.kernel);
+        let rule = Pattern::glob(&e.rule);
+        let least = e
+            .severity
+            .as_deref()
+            .and_then(Severity::parse)
+            .unwrap_or(Severity::Note);
+        result
+            .findings
+            .iter()
+            .filter(|f| {
+                rule.matches(&f.rule) && f.severity >= least && kernel.matches(&f.kernel_name)
+            })
+            .count()
+    };
+    let mut failures = Vec::new();
+    for e in &test.expect {
+        if matches(e) == 0 {
+            failures.push(format!("expected {} on `{}`, found none", e.rule, e.kernel));
+        }
+    }
+    for e in &test.reject {
+        let n = matches(e);
+        if n > 0 {
+            failures.push(format!(
+                "{n} unexpected {} finding(s) on `{}`",
+                e.rule, e.kernel
+            ));
+        }
+    }
+    failures
 }

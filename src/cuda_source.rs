@@ -9,21 +9,30 @@ use std::path::{Path, PathBuf};
 
 use crate::model::Report;
 
+/// Where to look for `.cu` files on disk besides their recorded paths.
+#[derive(Debug, Clone, Default)]
+pub struct SourceSearch {
+    /// A directory searched by recorded path or file name (`--source-root`).
+    pub root: Option<PathBuf>,
+    /// Prefix rewrites of recorded paths, applied in order (`--path-map`).
+    pub maps: Vec<(String, String)>,
+}
+
 /// Finds source lines by (file as the profile recorded it, line).
-pub struct SourceLookup<'a> {
+pub struct CudaSource<'a> {
     report: &'a Report,
     root: Option<PathBuf>,
     maps: Vec<(String, String)>,
     disk: RefCell<HashMap<String, Option<Vec<String>>>>,
 }
 
-impl<'a> SourceLookup<'a> {
-    /// A lookup over `report`, also searching `root` and applying `maps` in order.
-    pub fn new(report: &'a Report, root: Option<PathBuf>, maps: Vec<(String, String)>) -> Self {
-        SourceLookup {
+impl<'a> CudaSource<'a> {
+    /// A lookup over `report`, also searching as `search` says.
+    pub fn new(report: &'a Report, search: &SourceSearch) -> Self {
+        CudaSource {
             report,
-            root,
-            maps,
+            root: search.root.clone(),
+            maps: search.maps.clone(),
             disk: RefCell::new(HashMap::new()),
         }
     }

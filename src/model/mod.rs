@@ -4,6 +4,8 @@
 //! A kernel is one profile result, identified by its result ID, never by its
 //! name: one kernel launched 2,000 times is 2,000 kernels here.
 
+pub mod kernel_name;
+
 use std::sync::Arc;
 
 use indexmap::IndexMap;
@@ -26,6 +28,14 @@ pub struct Report {
     pub unattached: Vec<Unattached>,
     /// Problems that did not stop the import (a `nan` cell, say).
     pub warnings: Vec<ImportWarning>,
+}
+
+impl Report {
+    /// The path of the export file `origin` points into (`?` for an origin
+    /// of another report).
+    pub fn export_path(&self, origin: &Origin) -> &str {
+        self.files.get(origin.file).map_or("?", |f| f.path.as_str())
+    }
 }
 
 /// One input file and what was found in it.

@@ -5,8 +5,8 @@
 
 use std::sync::Mutex;
 
-use crate::ingest::{IngestError, Source};
-use crate::lint::import_and_check;
+use super::stream::import_and_check;
+use crate::ingest::{IngestError, Input};
 use crate::model::{Kernel, Origin, Report};
 use crate::rules::{ActiveRule, CheckResult};
 
@@ -18,8 +18,8 @@ type Outcome = Result<(Report, CheckResult), IngestError>;
 /// report (in input order) that cannot be imported fails the whole run, so
 /// that nothing is reported for a run with an unreadable input.
 /// `progress` hears the number of reports done.
-pub fn import_and_check_each(
-    reports: Vec<Vec<Source>>,
+pub(super) fn import_and_check_each(
+    reports: Vec<Vec<Input>>,
     rules: &[ActiveRule],
     jobs: usize,
     progress: &mut dyn FnMut(usize),
@@ -35,8 +35,8 @@ pub fn import_and_check_each(
             scope.spawn(move || {
                 loop {
                     let next = queue.lock().ok().and_then(|mut q| q.next());
-                    let Some((i, sources)) = next else { break };
-                    let outcome = import_and_check(sources, rules, &mut |_| {});
+                    let Some((i, inputs)) = next else { break };
+                    let outcome = import_and_check(inputs, rules, &mut |_| {});
                     if sender.send((i, outcome)).is_err() {
                         break;
                     }

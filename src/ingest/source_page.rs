@@ -35,7 +35,7 @@ struct Layout {
 
 /// The source-page parser's state between records.
 #[derive(Debug, Default)]
-pub struct SourceParser {
+pub struct SourcePageParser {
     file_path: Option<String>,
     function: Option<String>,
     layout: Layout,
@@ -47,7 +47,7 @@ pub struct SourceParser {
     last_block_hash: Option<u64>,
 }
 
-impl SourceParser {
+impl SourcePageParser {
     /// Fields a row of the current block has.
     pub fn width(&self) -> usize {
         self.layout.width

@@ -1,0 +1,243 @@
+//! The command line as clap parses it: subcommands, their flags, formats.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use ncu_lint::report::Format;
+use ncu_lint::rules::FailOn;
+
+/// Lint NVIDIA Nsight Compute profiles (`ncu --csv` exports).
+#[derive(Parser)]
+#[command(name = "ncu-lint", version, about, long_about = None)]
+#[command(
+    after_help = "Exit status: 0 clean, 1 findings, 2 input, rule-pack, configuration or usage error."
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// Lint exports of one report with the rules in effect.
+    Check(CheckArgs),
+    /// Profile an application with ncu (the sections the rules need), then lint the report.
+    Profile(ProfileArgs),
+    /// Compare two profiles: new and fixed findings, and regressions.
+    Diff(DiffArgs),
+    /// List the rules in effect (id, severity, pack, title), or check or test a pack.
+    Rules(RulesArgs),
+    /// Print a rule's documentation, inputs and parameters.
+    Explain(ExplainArgs),
+    /// Print the model imported from exports of one report.
+    Dump(DumpArgs),
+}
+
+/// `ncu-lint check`.
+#[derive(Args)]
+pub(crate) struct CheckArgs {
+    #[command(flatten)]
+    pub(crate) rules: RuleOptions,
+    #[command(flatten)]
+    pub(crate) input: InputOptions,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub(crate) format: Format,
+    /// Colour in human output (`NO_COLOR` is respected under `auto`).
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub(crate) color: ColorChoice,
+    /// Say which ncu version, GPU and sections the report holds, and
+    /// what each skipped rule missed.
+    #[arg(long, short = 'v')]
+    pub(crate) verbose: bool,
+    /// A directory to look for CUDA sources in, by their recorded path or file name.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) source_root: Option<PathBuf>,
+    /// Rewrite recorded source paths that start with FROM to start with TO.
+    #[arg(long, value_name = "FROM=TO", value_parser = ncu_lint::cuda_source::parse_path_map)]
+    pub(crate) path_map: Vec<(String, String)>,
+    /// The least severity that fails the run (exit 1) [default: warning, or the config's fail_on].
+    #[arg(long, value_enum)]
+    pub(crate) fail_on: Option<FailOn>,
+    /// Report only findings not in this baseline, and list its stale entries.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) baseline: Option<PathBuf>,
+    /// Record the current findings as the baseline in FILE (and exit 0).
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    pub(crate) write_baseline: Option<PathBuf>,
+    /// Lint each file as a report of its own, several at once, instead of
+    /// as pages of one report; the findings are reported together.
+    #[arg(long)]
+    pub(crate) each: bool,
+    /// Reports linted at once under --each [default: the number of cores].
+    #[arg(long, short = 'j', value_name = "N", requires = "each")]
+    pub(crate) jobs: Option<std::num::NonZeroUsize>,
+    /// Export files of one report (any `ncu --csv` form, plain or xz; `-` for
+    /// stdin), or an `.ncu-rep` report (exported with ncu); with --each,
+    /// one report per file.
+    #[arg(required = true)]
+    pub(crate) files: Vec<String>,
+}
+
+/// `ncu-lint profile`.
+#[derive(Args)]
+pub(crate) struct ProfileArgs {
+    #[command(flatten)]
+    pub(crate) rules: RuleOptions,
+    #[command(flatten)]
+    pub(crate) input: InputOptions,
+    /// The report to write (ncu adds `.ncu-rep`).
+    #[arg(short = 'o', long, default_value = "ncu-lint-profile")]
+    pub(crate) output: PathBuf,
+    /// Profile with `--set full` instead of the sections the rules name.
+    #[arg(long)]
+    pub(crate) set_full: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub(crate) format: Format,
+    /// The least severity that fails the run (exit 1).
+    #[arg(long, value_enum)]
+    pub(crate) fail_on: Option<FailOn>,
+    /// The application and its arguments, after `--`.
+    #[arg(last = true, required = true)]
+    pub(crate) app: Vec<String>,
+}
+
+/// `ncu-lint diff`.
+#[derive(Args)]
+pub(crate) struct DiffArgs {
+    #[command(flatten)]
+    pub(crate) rules: RuleOptions,
+    #[command(flatten)]
+    pub(crate) input: InputOptions,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
+    pub(crate) format: DiffFormat,
+    /// A quantity regresses when worse by more than this fraction of its base value...
+    #[arg(long, default_value_t = 0.05)]
+    pub(crate) tolerance_rel: f64,
+    /// ...and by more than this amount.
+    #[arg(long, default_value_t = 0.01)]
+    pub(crate) tolerance_abs: f64,
+    /// The least severity of a new finding that fails the run.
+    #[arg(long, value_enum)]
+    pub(crate) fail_on: Option<FailOn>,
+    /// Export files of the base profile.
+    #[arg(required = true)]
+    pub(crate) base: Vec<String>,
+    /// Export files of the head profile.
+    #[arg(long, required = true, num_args = 1..)]
+    pub(crate) against: Vec<String>,
+}
+
+/// `ncu-lint rules`.
+#[derive(Args)]
+pub(crate) struct RulesArgs {
+    #[command(flatten)]
+    pub(crate) rules: RuleOptions,
+    #[command(subcommand)]
+    pub(crate) action: Option<RulesAction>,
+}
+
+/// `ncu-lint explain`.
+#[derive(Args)]
+pub(crate) struct ExplainArgs {
+    #[command(flatten)]
+    pub(crate) rules: RuleOptions,
+    /// The rule id.
+    pub(crate) id: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
+    pub(crate) format: ExplainFormat,
+}
+
+/// `ncu-lint dump`.
+#[derive(Args)]
+pub(crate) struct DumpArgs {
+    #[command(flatten)]
+    pub(crate) input: InputOptions,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DumpFormat::Json)]
+    pub(crate) format: DumpFormat,
+    /// Export files of one report (any `ncu --csv` form, plain or xz; `-` for stdin).
+    #[arg(required = true)]
+    pub(crate) files: Vec<String>,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum RulesAction {
+    /// Validate a pack (file or directory) and its tests without running a profile.
+    Check {
+        /// The pack.
+        path: PathBuf,
+    },
+    /// Run the tests a pack carries: exports and the findings they must and must not give.
+    Test {
+        /// The pack.
+        path: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum DiffFormat {
+    Human,
+    Json,
+    Markdown,
+}
+
+/// How inputs are read.
+#[derive(Args)]
+pub(crate) struct InputOptions {
+    /// The `ncu` binary that exports `.ncu-rep` reports [default: $NCU, else ncu on PATH].
+    #[arg(long, value_name = "PATH")]
+    pub(crate) ncu: Option<PathBuf>,
+}
+
+/// Which rules run, and how: packs, configuration and overrides.
+#[derive(Args)]
+pub(crate) struct RuleOptions {
+    /// A rule pack file, or a directory of packs, in addition to the default pack.
+    #[arg(long = "rules", value_name = "PATH")]
+    pub(crate) packs: Vec<PathBuf>,
+    /// Leave the built-in memory pack out.
+    #[arg(long)]
+    pub(crate) no_default_rules: bool,
+    /// The configuration file [default: ncu-lint.toml here or in a directory above].
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
+    /// Read no configuration file.
+    #[arg(long, conflicts_with = "config")]
+    pub(crate) no_config: bool,
+    /// Run only these rules (ids or globs; `ncu/*` adds Nsight Compute's own rules).
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    pub(crate) select: Vec<String>,
+    /// Do not run these rules (ids or globs).
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    pub(crate) ignore: Vec<String>,
+    /// Set a rule's severity: ID=error|warning|note|off.
+    #[arg(long, value_name = "ID=LEVEL")]
+    pub(crate) severity: Vec<String>,
+    /// Set a rule parameter: ID.NAME=VALUE.
+    #[arg(long, value_name = "ID.NAME=VALUE")]
+    pub(crate) param: Vec<String>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum ExplainFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum DumpFormat {
+    Json,
+    Text,
+}

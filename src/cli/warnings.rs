@@ -1,0 +1,44 @@
+//! What a report carries that the findings do not say, said on stderr:
+//! errors the profiler recorded, import warnings, missing line information.
+
+use ncu_lint::coverage::Coverage;
+use ncu_lint::model::Report;
+use ncu_lint::rules::ActiveRule;
+
+use super::output::write_stderr;
+
+/// An export that ncu wrote partially (`==ERROR==` lines, then some results)
+/// is linted for what is there; the errors it carries are said on stderr, so
+/// that missing kernels are not taken for clean ones.
+pub(crate) fn profiler_errors(report: &Report) {
+    for file in &report.files {
+        for message in file.messages.iter().filter(|m| m.level == "ERROR") {
+            write_stderr(&format!(
+                "ncu-lint: warning: {}:{}: the profiler reported an error; results it failed to profile are missing: {}",
+                file.path, message.line, message.text
+            ));
+        }
+    }
+    for warning in &report.warnings {
+        let times = if warning.count > 1 {
+            format!(" ({} times)", warning.count)
+        } else {
+            String::new()
+        };
+        write_stderr(&format!(
+            "ncu-lint: warning: {}:{}: {}{times}",
+            report.export_path(&warning.origin),
+            warning.origin.line,
+            warning.message,
+        ));
+    }
+}
+
+/// A source page of a binary built without `-lineinfo` is linted without
+/// CUDA lines; said once on stderr, naming the rules that lose them.
+pub(crate) fn missing_lineinfo(report: &Report, rules: &[ActiveRule]) {
+    let coverage = Coverage::of_report(report).with_line_rules(rules);
+    if let Some(warning) = coverage.lineinfo_warning() {
+        write_stderr(&format!("ncu-lint: warning: {warning}"));
+    }
+}

@@ -1,0 +1,153 @@
+//! The one way to lint: a [`Linter`] holds the rules in effect and the
+//! settings, and turns inputs into a [`Linted`] report. `check`, `profile`,
+//! `diff`, `check --each` and pack tests all go through it:
+//!
+//! ```text
+//! inputs ──import──▶ results ──rules──▶ findings ──finish──▶ Linted
+//!          (stream)            (check)       Nsight Compute rules,
+//!                                            ignores, suppressions
+//! ```
+//!
+//! ```no_run
+//! use ncu_lint::lint::Linter;
+//! let linter = Linter::builtin(Default::default()).unwrap();
+//! let linted = linter.lint_files(&["fixtures/lab/raw.csv.xz".into()]).unwrap();
+//! println!("{} findings", linted.result.findings.len());
+//! ```
+
+mod each;
+mod ncu_rules;
+mod stream;
+
+use crate::config::Settings;
+use crate::cuda_source::{CudaSource, SourceSearch};
+use crate::ingest::{IngestError, Input};
+use crate::model::Report;
+use crate::rules::{ActiveRule, CheckResult, FailOn, Pack, RulesError};
+use crate::suppress;
+
+/// The rules in effect and how to apply them.
+#[derive(Debug, Clone)]
+pub struct Linter {
+    rules: Vec<ActiveRule>,
+    settings: Settings,
+    search: SourceSearch,
+}
+
+/// A linted report: what was read, the findings that stand, and where its
+/// CUDA source is looked for.
+#[derive(Debug)]
+pub struct Linted {
+    /// The report as imported (results keep their identity; metrics the
+    /// rules did not read may be dropped).
+    pub report: Report,
+    /// The findings, skips and measures.
+    pub result: CheckResult,
+    /// Where the report's `.cu` files are looked for.
+    pub search: SourceSearch,
+}
+
+impl Linted {
+    /// The CUDA text of the report's findings.
+    pub fn cuda_source(&self) -> CudaSource<'_> {
+        CudaSource::new(&self.report, &self.search)
+    }
+}
+
+impl Linter {
+    /// A linter with `rules` (already adjusted by `settings`) and `settings`.
+    pub fn new(rules: Vec<ActiveRule>, settings: Settings) -> Linter {
+        Linter {
+            rules,
+            settings,
+            search: SourceSearch::default(),
+        }
+    }
+
+    /// The rules of `packs`, adjusted by `settings` (selection, severities,
+    /// parameters).
+    pub fn from_packs(packs: &[Pack], settings: Settings) -> Result<Linter, RulesError> {
+        let rules = settings.apply(crate::rules::activate(packs)?)?;
+        Ok(Linter::new(rules, settings))
+    }
+
+    /// The built-in packs adjusted by `settings`.
+    pub fn builtin(settings: Settings) -> Result<Linter, RulesError> {
+        Linter::from_packs(&crate::rules::builtin_packs()?, settings)
+    }
+
+    /// Looks for CUDA source as `search` says, for suppressions and output.
+    pub fn with_source_search(mut self, search: SourceSearch) -> Linter {
+        self.search = search;
+        self
+    }
+
+    /// The rules in effect.
+    pub fn rules(&self) -> &[ActiveRule] {
+        &self.rules
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The failing severity: `given` (the command line), else the
+    /// configuration's, else warnings.
+    pub fn fail_on(&self, given: Option<FailOn>) -> FailOn {
+        given.or(self.settings.fail_on).unwrap_or_default()
+    }
+
+    /// Lints the pages of one report. One file is streamed, several are
+    /// merged (see [`stream::import_and_check`]); `progress` hears the
+    /// number of results checked.
+    pub fn lint(
+        &self,
+        inputs: Vec<Input>,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<Linted, IngestError> {
+        let (report, result) = stream::import_and_check(inputs, &self.rules, progress)?;
+        Ok(self.finish(report, result))
+    }
+
+    /// Lints export files of one report, with no progress.
+    pub fn lint_files(&self, files: &[String]) -> Result<Linted, IngestError> {
+        let inputs = files.iter().cloned().map(Input::Path).collect();
+        self.lint(inputs, &mut |_| {})
+    }
+
+    /// Lints several reports (the pages of one per entry) on up to `jobs`
+    /// threads, joined into one in input order; `progress` hears the
+    /// number of reports done.
+    pub fn lint_each(
+        &self,
+        reports: Vec<Vec<Input>>,
+        jobs: usize,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<Linted, IngestError> {
+        let (report, result) = each::import_and_check_each(reports, &self.rules, jobs, progress)?;
+        Ok(self.finish(report, result))
+    }
+
+    /// Adds Nsight Compute's rule results where selected, then applies the
+    /// per-kernel ignores and inline suppressions.
+    fn finish(&self, report: Report, mut result: CheckResult) -> Linted {
+        result
+            .findings
+            .extend(ncu_rules::findings(&report, &self.settings));
+        result.findings.sort_by_key(|f| f.kernel);
+        result
+            .findings
+            .retain(|f| !self.settings.ignores(&f.kernel_name, &f.rule));
+        suppress::apply(
+            &mut result,
+            &report,
+            &CudaSource::new(&report, &self.search),
+        );
+        Linted {
+            report,
+            result,
+            search: self.search.clone(),
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! Import and check of one report's pages. One file is streamed: each
+//! result is checked as its rows complete and then kept only as its
+//! identity, so memory does not grow with the metrics of thousands of
+//! kernels. Several files are pages of one report, merged in memory,
+//! keeping only the metrics the rules read.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use crate::ingest::{IngestError, Input};
+use crate::model::{Kernel, Metrics, Report};
+use crate::rules::{ActiveRule, CheckResult, Checker, check, needed};
+
+/// Results handed from the reading thread to the checking one at a time.
+const BATCH: usize = 64;
+
+/// Imports exports of one report and checks them. One file is streamed:
+/// each result is checked as its rows complete and then kept only as its
+/// identity (name, launch, Nsight Compute's rule rows), so memory does not
+/// grow with the metrics of thousands of kernels. Several files are pages
+/// of one report, merged in memory, keeping only the metrics the rules read.
+/// `progress` hears the number of results checked so far, once per batch.
+pub(super) fn import_and_check(
+    mut inputs: Vec<Input>,
+    rules: &[ActiveRule],
+    progress: &mut dyn FnMut(usize),
+) -> Result<(Report, CheckResult), IngestError> {
+    let needed = Some(Arc::new(needed(rules)));
+    let single = match inputs.as_slice() {
+        [Input::Path(path)] => Some(path.clone()),
+        _ => None,
+    };
+    let Some(path) = single else {
+        let report = crate::ingest::import_inputs(std::mem::take(&mut inputs), needed)?;
+        let result = check(&report, rules);
+        return Ok((report, result));
+    };
+    let mut checker = Checker::new(rules, HashSet::new());
+    let mut streamed: Vec<Kernel> = Vec::new();
+    // Parsing and checking overlap: one thread reads and hands over
+    // complete results in batches, this one checks and strips them.
+    let path = &path;
+    let mut report = std::thread::scope(|scope| {
+        let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<Kernel>>(8);
+        let reader = scope.spawn(move || {
+            let mut batch = Vec::with_capacity(BATCH);
+            let report = crate::ingest::stream(path, needed, &mut |kernel: Kernel| {
+                batch.push(kernel);
+                if batch.len() == BATCH {
+                    let _ = sender.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
+                }
+            });
+            let _ = sender.send(batch);
+            report
+        });
+        for batch in receiver {
+            for mut kernel in batch {
+                if let Some(form) = kernel.form {
+                    checker.see_form(form);
+                }
+                checker.kernel(&kernel, streamed.len());
+                kernel.metrics = Metrics::default();
+                streamed.push(kernel);
+            }
+            progress(streamed.len());
+        }
+        reader
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })?;
+    for form in report.files.iter().map(|f| f.form) {
+        checker.see_form(form);
+    }
+    for kernel in &report.kernels {
+        checker.see_columns(kernel);
+    }
+    for (i, kernel) in report.kernels.iter().enumerate() {
+        checker.kernel(kernel, streamed.len() + i);
+    }
+    streamed.append(&mut report.kernels);
+    report.kernels = streamed;
+    Ok((report, checker.finish()))
+}

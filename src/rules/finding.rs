@@ -1,0 +1,163 @@
+//! What a check produces: [`Finding`]s with their [`Place`], the rules
+//! [`Skip`]ped for lack of data, and each rule's [`Measure`] per kernel.
+
+use std::fmt;
+
+use indexmap::IndexMap;
+
+use super::severity::Severity;
+use crate::model::Origin;
+
+/// Where in CUDA source a finding is.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Location {
+    /// The source file as the profile recorded it.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+}
+
+/// The SASS instruction that contributes most to a line's finding.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Instruction {
+    /// Its address.
+    pub address: String,
+    /// Its offset from the function's first instruction: unlike the
+    /// address, the same from one run to the next.
+    pub offset: Option<u64>,
+    /// Its text.
+    pub sass: String,
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    /// The rule id.
+    pub rule: String,
+    /// Severity after overrides and downgrades.
+    pub severity: Severity,
+    /// Index of the kernel in the report.
+    pub kernel: usize,
+    /// The kernel's result ID.
+    pub kernel_id: Option<u64>,
+    /// The kernel's name.
+    pub kernel_name: String,
+    /// The CUDA line, for line-scoped findings placed by the source page.
+    pub location: Option<Location>,
+    /// The worst instruction on that line.
+    pub instruction: Option<Instruction>,
+    /// The rendered message.
+    pub message: String,
+    /// Inputs, derived values and parameters that decided it (`None`: undefined).
+    pub values: IndexMap<String, Option<f64>>,
+    /// Which variant of the rule was evaluated.
+    pub variant: String,
+    /// The export row the kernel was read from.
+    pub origin: Origin,
+}
+
+/// A rule that could not be evaluated for some kernels.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Skip {
+    /// The rule id.
+    pub rule: String,
+    /// How many kernels it was skipped for.
+    pub kernels: usize,
+    /// What was missing.
+    pub missing: Vec<String>,
+    /// Which export would provide it.
+    pub hint: String,
+}
+
+/// The outcome of a check.
+#[derive(Debug, Clone, Default)]
+pub struct CheckResult {
+    /// Findings in kernel order, then rule order, then line weight.
+    pub findings: Vec<Finding>,
+    /// Rules skipped for lack of data.
+    pub skipped: Vec<Skip>,
+    /// Kernels checked.
+    pub kernels: usize,
+    /// Each rule's deciding quantity for each kernel it was evaluated on.
+    pub measures: Vec<Measure>,
+}
+
+/// Items (findings, measures) of each of `kernels` kernels, by kernel
+/// index, gathered in one pass.
+pub fn by_kernel<T>(items: &[T], kernels: usize, kernel: impl Fn(&T) -> usize) -> Vec<Vec<&T>> {
+    let mut out: Vec<Vec<&T>> = (0..kernels).map(|_| Vec::new()).collect();
+    for item in items {
+        if let Some(group) = out.get_mut(kernel(item)) {
+            group.push(item);
+        }
+    }
+    out
+}
+
+/// A rule's deciding quantity for one kernel, whether or not it fired.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Measure {
+    /// Index of the kernel in the report.
+    pub kernel: usize,
+    /// The rule id.
+    pub rule: String,
+    /// The quantity's name (`efficiency`).
+    pub name: String,
+    /// Its value.
+    pub value: f64,
+    /// Whether higher values are better.
+    pub higher_is_better: bool,
+}
+
+/// Where a finding points: a CUDA line, else its worst SASS instruction,
+/// else the kernel as a whole. Displayed as baselines record it
+/// (`file.cu:12`, `+0x1a0`, `kernel`).
+#[derive(Debug, Clone, Copy)]
+pub enum Place<'a> {
+    /// A CUDA line.
+    Line(&'a Location),
+    /// A SASS instruction of a kernel without line information.
+    Instruction(&'a Instruction),
+    /// The kernel.
+    Kernel,
+}
+
+impl Finding {
+    /// Where the finding points.
+    pub fn place(&self) -> Place<'_> {
+        match (&self.location, &self.instruction) {
+            (Some(location), _) => Place::Line(location),
+            (None, Some(instruction)) => Place::Instruction(instruction),
+            (None, None) => Place::Kernel,
+        }
+    }
+}
+
+/// Places are equal where a baseline would match them: an instruction by
+/// its offset (its address moves from run to run), else its text.
+impl PartialEq for Place<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Place::Line(a), Place::Line(b)) => a == b,
+            (Place::Instruction(a), Place::Instruction(b)) => match (a.offset, b.offset) {
+                (Some(x), Some(y)) => x == y,
+                _ => a.sass == b.sass,
+            },
+            (Place::Kernel, Place::Kernel) => true,
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for Place<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Place::Line(location) => write!(f, "{}:{}", location.file, location.line),
+            Place::Instruction(instruction) => match instruction.offset {
+                Some(offset) => write!(f, "+0x{offset:x}"),
+                None => f.write_str(&instruction.sass),
+            },
+            Place::Kernel => f.write_str("kernel"),
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! A validated rule: its variants (ways to obtain its inputs), condition,
+//! message, line placement, documentation and the quantity diffs compare.
+
+use indexmap::IndexMap;
+
+use super::expr::Expr;
+use super::severity::Severity;
+use super::template::Template;
+use crate::model::Form;
+
+/// What a rule's findings point at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// The kernel as a whole.
+    Kernel,
+    /// The CUDA source lines that hold the problem, where the source page allows.
+    Line,
+}
+
+/// One place a rule input may come from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Candidate {
+    /// A metric by name (raw page, named details, `--metrics`).
+    Metric(String),
+    /// A details-page label in a section, for exports that print labels.
+    Label {
+        /// The section name.
+        section: String,
+        /// The label.
+        label: String,
+    },
+    /// A sum over the source page's instruction rows.
+    Source(SourceSum),
+}
+
+/// `Σ column [× times] × scale` over source-page instructions matching `filter`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceSum {
+    /// The column summed.
+    pub column: String,
+    /// A column each row's value is multiplied by (`Access Size`).
+    pub times: Option<String>,
+    /// A constant factor (0.125 turns bits into bytes).
+    pub scale: f64,
+    /// Column values a row must have (`Address Space` = `Global`).
+    pub filter: Vec<(String, String)>,
+}
+
+/// A named rule parameter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    /// Its default value.
+    pub default: f64,
+    /// What it controls.
+    pub description: String,
+}
+
+/// One way to obtain a rule's inputs; the first variant whose inputs are all
+/// present for a kernel is the one evaluated.
+#[derive(Debug, Clone)]
+pub struct Variant {
+    /// What the variant reads, for messages (`metrics`, `source page`).
+    pub name: String,
+    /// Required inputs and where each may come from, in order of preference.
+    pub inputs: IndexMap<String, Vec<Candidate>>,
+    /// Inputs that may be absent (they print as `?`).
+    pub optional: IndexMap<String, Vec<Candidate>>,
+    /// Named values computed from inputs and parameters, in order.
+    pub derived: IndexMap<String, Expr>,
+    /// A severity that replaces the rule's (a weaker fallback).
+    pub severity: Option<Severity>,
+    /// Why this variant is weaker, appended to its findings.
+    pub because: Option<String>,
+    /// A condition that replaces the rule's.
+    pub condition: Option<Expr>,
+    /// A message that replaces the rule's.
+    pub message: Option<Template>,
+    /// When the variant applies, over its own values; where it does not
+    /// hold, the next variant is tried (a zero that implies a missing count).
+    pub when: Option<Expr>,
+    /// Why the variant measures the same thing as the rule's first one
+    /// (older metric names, another form of the same counter).
+    pub why: Option<String>,
+}
+
+/// Lowers a finding to note severity when a condition holds.
+#[derive(Debug, Clone)]
+pub struct Downgrade {
+    /// When.
+    pub when: Expr,
+    /// Why, appended to the message.
+    pub because: String,
+}
+
+/// How a line-scoped rule spreads a kernel's finding over CUDA lines.
+#[derive(Debug, Clone)]
+pub struct LineSpec {
+    /// The per-instruction quantity whose share places a finding on a line.
+    pub weight: SourceSum,
+    /// The parameter giving the least share of the kernel's total a line must hold.
+    pub min_share: String,
+}
+
+/// A rule's documentation.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct Docs {
+    /// What it finds.
+    pub what: String,
+    /// Why it matters.
+    pub why: String,
+    /// How to fix it.
+    pub fix: String,
+    /// A CUDA example of the problem and the fix.
+    pub example: String,
+}
+
+/// The value that says how well a kernel does on a rule, for diffs.
+#[derive(Debug, Clone)]
+pub struct Quantity {
+    /// An input or derived value.
+    pub name: String,
+    /// Whether higher is better (efficiency) or lower (waste).
+    pub higher_is_better: bool,
+}
+
+/// A validated rule.
+#[derive(Debug, Clone)]
+pub struct Rule {
+    /// Stable kebab-case id.
+    pub id: String,
+    /// One-line title.
+    pub title: String,
+    /// The pack it came from.
+    pub pack: String,
+    /// Default severity.
+    pub severity: Severity,
+    /// What findings point at.
+    pub scope: Scope,
+    /// Parameters and their defaults.
+    pub params: IndexMap<String, Param>,
+    /// Ways to obtain the inputs, in order of preference.
+    pub variants: Vec<Variant>,
+    /// When the rule fires.
+    pub condition: Expr,
+    /// The finding's message.
+    pub message: Template,
+    /// Extra clauses appended where the data allows: each is shown when
+    /// every value it names is defined and non-zero.
+    pub details: Vec<Template>,
+    /// When a finding is only a note.
+    pub downgrade: Option<Downgrade>,
+    /// Placement on lines, for line-scoped rules.
+    pub lines: Option<LineSpec>,
+    /// The deciding quantity, compared by `ncu-lint diff`.
+    pub quantity: Option<Quantity>,
+    /// The Nsight Compute sections whose metrics the rule reads
+    /// (`ncu-lint profile` collects them).
+    pub sections: Vec<String>,
+    /// Compute capabilities the rule applies to (inclusive bounds).
+    pub cc: (Option<f64>, Option<f64>),
+    /// Export forms of which at least one must be present, if any are named.
+    pub forms: Vec<Form>,
+    /// Documentation.
+    pub docs: Docs,
+}

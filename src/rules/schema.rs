@@ -1,0 +1,206 @@
+//! The rule-pack TOML as written: every value keeps its span for
+//! diagnostics, and unknown keys are refused. [`super::validate`] turns it
+//! into [`super::pack::Pack`]s.
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::pack::Expectation;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawPack {
+    pub(super) pack: Option<RawManifest>,
+    #[serde(default)]
+    pub(super) rule: Vec<RawRule>,
+    #[serde(default)]
+    pub(super) overrides: IndexMap<String, Spanned<RawOverride>>,
+    #[serde(default)]
+    pub(super) test: Vec<Spanned<RawTest>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawOverride {
+    #[serde(default)]
+    pub(super) severity: Option<String>,
+    #[serde(default)]
+    pub(super) params: IndexMap<String, f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawTest {
+    pub(super) name: String,
+    pub(super) files: RawExports,
+    #[serde(default)]
+    pub(super) expect: Vec<Expectation>,
+    #[serde(default)]
+    pub(super) reject: Vec<Expectation>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawManifest {
+    pub(super) name: Spanned<String>,
+    #[serde(default)]
+    pub(super) version: Option<String>,
+    #[serde(default)]
+    pub(super) description: Option<String>,
+    #[serde(default)]
+    pub(super) min_ncu_lint: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) extends: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawRule {
+    pub(super) id: Spanned<String>,
+    pub(super) title: Spanned<String>,
+    pub(super) severity: Spanned<String>,
+    #[serde(default)]
+    pub(super) scope: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) params: IndexMap<String, Spanned<RawParam>>,
+    #[serde(default)]
+    pub(super) inputs: IndexMap<String, Spanned<Vec<RawCandidate>>>,
+    #[serde(default)]
+    pub(super) optional: IndexMap<String, Spanned<Vec<RawCandidate>>>,
+    #[serde(default)]
+    pub(super) derived: IndexMap<String, Spanned<String>>,
+    #[serde(default)]
+    pub(super) variant: Vec<RawVariant>,
+    pub(super) condition: Spanned<String>,
+    pub(super) message: Spanned<String>,
+    #[serde(default)]
+    pub(super) details: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub(super) downgrade: Option<RawDowngrade>,
+    #[serde(default)]
+    pub(super) lines: Option<RawLines>,
+    #[serde(default)]
+    pub(super) quantity: Option<RawQuantity>,
+    #[serde(default)]
+    pub(super) sections: Vec<String>,
+    #[serde(default)]
+    pub(super) cc: Option<RawCc>,
+    #[serde(default)]
+    pub(super) forms: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub(super) docs: Option<Spanned<RawDocs>>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub(super) enum RawParam {
+    Number(f64),
+    Table { default: f64, description: String },
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(untagged)]
+pub(super) enum RawCandidate {
+    Metric(String),
+    Label {
+        section: String,
+        label: String,
+    },
+    Source {
+        source: String,
+        #[serde(default)]
+        times: Option<String>,
+        #[serde(default)]
+        scale: Option<f64>,
+        #[serde(default, rename = "where")]
+        filter: IndexMap<String, String>,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawVariant {
+    pub(super) name: Spanned<String>,
+    #[serde(default)]
+    pub(super) inputs: IndexMap<String, Spanned<Vec<RawCandidate>>>,
+    #[serde(default)]
+    pub(super) optional: IndexMap<String, Spanned<Vec<RawCandidate>>>,
+    #[serde(default)]
+    pub(super) derived: IndexMap<String, Spanned<String>>,
+    #[serde(default)]
+    pub(super) severity: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) because: Option<String>,
+    #[serde(default)]
+    pub(super) condition: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) message: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) when: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) why: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawDowngrade {
+    pub(super) when: Spanned<String>,
+    pub(super) because: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawLines {
+    pub(super) weight: RawCandidate,
+    pub(super) min_share: Spanned<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawQuantity {
+    pub(super) name: Spanned<String>,
+    pub(super) better: Spanned<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawCc {
+    #[serde(default)]
+    pub(super) min: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) max: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawDocs {
+    #[serde(default)]
+    pub(super) what: String,
+    #[serde(default)]
+    pub(super) why: String,
+    #[serde(default)]
+    pub(super) fix: String,
+    #[serde(default)]
+    pub(super) example: String,
+}
+
+/// A test's exports: one set of pages of a report, or several sets.
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub(super) enum RawExports {
+    /// `files = ["raw.csv", "source.csv"]`
+    One(Vec<String>),
+    /// `files = [["raw.csv", "source.csv"], ["details.csv"]]`
+    Several(Vec<Vec<String>>),
+}
+
+impl RawExports {
+    /// The export sets, each the pages of one report.
+    pub(super) fn into_sets(self) -> Vec<Vec<String>> {
+        match self {
+            RawExports::One(files) => vec![files],
+            RawExports::Several(sets) => sets,
+        }
+    }
+}

@@ -1,0 +1,393 @@
+//! One rule's validation, a function per section of its table: severity,
+//! scope, parameters, variants, line placement, quantity, compute
+//! capabilities, forms and documentation.
+
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+use toml::Spanned;
+
+use super::{Validator, candidate};
+use crate::model::Form;
+use crate::rules::error::ProblemKind;
+use crate::rules::expr::{self, Type};
+use crate::rules::pack::{
+    Candidate, Docs, Downgrade, LineSpec, Param, Quantity, Rule, Scope, Severity, Variant,
+};
+use crate::rules::schema::{
+    RawCc, RawDocs, RawDowngrade, RawLines, RawParam, RawQuantity, RawRule, RawVariant,
+};
+use crate::rules::template::Template;
+
+/// Names and their types, as an expression or template may use them.
+type Names = HashMap<String, Type>;
+
+/// The variants of a rule, with the names each one defines.
+struct Variants {
+    variants: Vec<Variant>,
+    /// Names some variant defines: what `details` may show.
+    anywhere: Names,
+    /// Names every variant defines: what `downgrade` and `quantity` may use.
+    everywhere: Names,
+}
+
+impl Validator<'_> {
+    /// A rule, or `None` (with its problems pushed) when it does not validate.
+    pub(super) fn rule(&mut self, mut raw: RawRule, pack: &str) -> Option<Rule> {
+        let errors_before = self.errors();
+        let severity = self.severity(&raw.severity);
+        let scope = self.scope(raw.scope.as_ref());
+        let params = self.params(&raw.params);
+        let variants = self.variants(&mut raw, &params);
+        let details: Vec<Template> = raw
+            .details
+            .iter()
+            .filter_map(|d| self.template(d, &variants.anywhere))
+            .collect();
+        let downgrade = raw
+            .downgrade
+            .as_ref()
+            .and_then(|d| self.downgrade(d, &variants.everywhere));
+        let lines = raw.lines.as_ref().and_then(|l| self.lines(l, &params));
+        if scope == Scope::Line && raw.lines.is_none() {
+            self.push(
+                ProblemKind::BadValue,
+                "a line-scoped rule needs `lines = { weight = ..., min_share = ... }`".into(),
+                raw.id.span(),
+                "this rule",
+                None,
+            );
+        }
+        let quantity = raw
+            .quantity
+            .as_ref()
+            .map(|q| self.quantity(q, &variants.everywhere));
+        let cc = raw.cc.as_ref().map_or((None, None), |cc| self.cc(cc));
+        let forms = self.forms(&raw.forms);
+        let docs_span = raw.docs.as_ref().map_or(raw.id.span(), Spanned::span);
+        let docs = self.docs(
+            raw.id.get_ref(),
+            raw.docs.take().map(Spanned::into_inner).unwrap_or_default(),
+            docs_span,
+        );
+        if self.errors() > errors_before {
+            return None;
+        }
+        Some(Rule {
+            id: raw.id.into_inner(),
+            title: raw.title.into_inner(),
+            pack: pack.to_owned(),
+            severity: severity?,
+            scope,
+            params,
+            variants: variants.variants,
+            // Checked in every variant that does not replace them; parsed once here.
+            condition: expr::parse(raw.condition.get_ref()).ok()?,
+            message: Template::parse(raw.message.get_ref()).ok()?,
+            details,
+            downgrade,
+            lines,
+            quantity,
+            sections: raw.sections,
+            cc,
+            forms,
+            docs,
+        })
+    }
+
+    fn severity(&mut self, raw: &Spanned<String>) -> Option<Severity> {
+        let parsed = Severity::parse(raw.get_ref());
+        if parsed.is_none() {
+            self.push(
+                ProblemKind::BadValue,
+                format!("unknown severity `{}`", raw.get_ref()),
+                raw.span(),
+                "expected error, warning or note",
+                None,
+            );
+        }
+        parsed
+    }
+
+    fn scope(&mut self, raw: Option<&Spanned<String>>) -> Scope {
+        match raw.map(|s| (s.get_ref().as_str(), s.span())) {
+            None | Some(("kernel", _)) => Scope::Kernel,
+            Some(("line", _)) => Scope::Line,
+            Some((other, span)) => {
+                self.push(
+                    ProblemKind::BadValue,
+                    format!("unknown scope `{other}`"),
+                    span,
+                    "expected kernel or line",
+                    None,
+                );
+                Scope::Kernel
+            }
+        }
+    }
+
+    fn params(&mut self, raw: &IndexMap<String, Spanned<RawParam>>) -> IndexMap<String, Param> {
+        let mut params = IndexMap::new();
+        for (name, value) in raw {
+            let param = match value.get_ref() {
+                RawParam::Number(n) => Param {
+                    default: *n,
+                    description: String::new(),
+                },
+                RawParam::Table {
+                    default,
+                    description,
+                } => Param {
+                    default: *default,
+                    description: description.clone(),
+                },
+            };
+            if !param.default.is_finite() {
+                self.push(
+                    ProblemKind::BadValue,
+                    format!("parameter `{name}` is not a finite number"),
+                    value.span(),
+                    "not finite",
+                    None,
+                );
+            }
+            params.insert(name.clone(), param);
+        }
+        params
+    }
+
+    /// The rule's variants: the rule's own inputs (when it has any) as a
+    /// variant named `metrics`, then its `[[rule.variant]]` tables.
+    fn variants(&mut self, raw: &mut RawRule, params: &IndexMap<String, Param>) -> Variants {
+        let mut raw_variants: Vec<RawVariant> = Vec::new();
+        if !raw.inputs.is_empty() || !raw.derived.is_empty() || raw.variant.is_empty() {
+            raw_variants.push(RawVariant {
+                name: Spanned::new(raw.id.span(), "metrics".to_owned()),
+                inputs: std::mem::take(&mut raw.inputs),
+                optional: std::mem::take(&mut raw.optional),
+                derived: std::mem::take(&mut raw.derived),
+                severity: None,
+                because: None,
+                condition: None,
+                message: None,
+                when: None,
+                why: None,
+            });
+        }
+        raw_variants.append(&mut raw.variant);
+        let mut out = Variants {
+            variants: Vec::new(),
+            anywhere: Names::new(),
+            everywhere: Names::new(),
+        };
+        let mut common: Option<Vec<String>> = None;
+        for rv in raw_variants {
+            let (variant, names) = self.variant(rv, raw, params);
+            out.anywhere
+                .extend(names.iter().map(|(k, v)| (k.clone(), *v)));
+            common = Some(match common {
+                None => names.into_keys().collect(),
+                Some(prev) => prev.into_iter().filter(|n| names.contains_key(n)).collect(),
+            });
+            out.variants.push(variant);
+        }
+        out.everywhere = common
+            .unwrap_or_default()
+            .into_iter()
+            .map(|n| (n, Type::Number))
+            .collect();
+        out
+    }
+
+    /// One variant, and the names it defines: parameters, inputs, derived
+    /// values. The rule's condition and message are checked against it
+    /// unless it has its own.
+    fn variant(
+        &mut self,
+        rv: RawVariant,
+        rule: &RawRule,
+        params: &IndexMap<String, Param>,
+    ) -> (Variant, Names) {
+        let mut names: Names = params.keys().map(|k| (k.clone(), Type::Number)).collect();
+        let mut candidates =
+            |map: &IndexMap<String, Spanned<Vec<_>>>| -> IndexMap<String, Vec<Candidate>> {
+                map.iter()
+                    .map(|(k, v)| (k.clone(), self.candidates(v)))
+                    .collect()
+            };
+        let inputs = candidates(&rv.inputs);
+        let optional = candidates(&rv.optional);
+        for name in inputs.keys().chain(optional.keys()) {
+            names.insert(name.clone(), Type::Number);
+        }
+        let mut derived = IndexMap::new();
+        for (name, text) in &rv.derived {
+            if let Some(e) = self.expression(text, &names, Type::Number) {
+                derived.insert(name.clone(), e);
+            }
+            names.insert(name.clone(), Type::Number);
+        }
+        let severity = rv.severity.as_ref().and_then(|s| self.severity(s));
+        let condition = self.expression(
+            rv.condition.as_ref().unwrap_or(&rule.condition),
+            &names,
+            Type::Bool,
+        );
+        let message = self.template(rv.message.as_ref().unwrap_or(&rule.message), &names);
+        let when = rv
+            .when
+            .as_ref()
+            .and_then(|w| self.expression(w, &names, Type::Bool));
+        let variant = Variant {
+            name: rv.name.into_inner(),
+            inputs,
+            optional,
+            derived,
+            severity,
+            because: rv.because,
+            condition: rv.condition.as_ref().and(condition),
+            message: rv.message.as_ref().and(message),
+            when,
+            why: rv.why,
+        };
+        (variant, names)
+    }
+
+    fn downgrade(&mut self, raw: &RawDowngrade, names: &Names) -> Option<Downgrade> {
+        self.expression(&raw.when, names, Type::Bool)
+            .map(|when| Downgrade {
+                when,
+                because: raw.because.clone(),
+            })
+    }
+
+    fn lines(&mut self, raw: &RawLines, params: &IndexMap<String, Param>) -> Option<LineSpec> {
+        if !params.contains_key(raw.min_share.get_ref()) {
+            self.push(
+                ProblemKind::UnknownName,
+                format!(
+                    "`{}` is not a parameter of this rule",
+                    raw.min_share.get_ref()
+                ),
+                raw.min_share.span(),
+                "lines.min_share names a parameter",
+                None,
+            );
+            return None;
+        }
+        match candidate(raw.weight.clone()) {
+            Candidate::Source(sum) => Some(LineSpec {
+                weight: sum,
+                min_share: raw.min_share.get_ref().clone(),
+            }),
+            _ => {
+                self.push(
+                    ProblemKind::BadValue,
+                    "lines.weight must be a source-page sum (`{ source = \"column\" }`)".into(),
+                    raw.min_share.span(),
+                    "here",
+                    None,
+                );
+                None
+            }
+        }
+    }
+
+    fn quantity(&mut self, raw: &RawQuantity, names: &Names) -> Quantity {
+        if !names.contains_key(raw.name.get_ref()) {
+            self.push(
+                ProblemKind::UnknownName,
+                format!(
+                    "quantity `{}` is not a value every variant has",
+                    raw.name.get_ref()
+                ),
+                raw.name.span(),
+                "unknown name",
+                None,
+            );
+        }
+        let higher_is_better = match raw.better.get_ref().as_str() {
+            "higher" => true,
+            "lower" => false,
+            other => {
+                self.push(
+                    ProblemKind::BadValue,
+                    format!("unknown direction `{other}`"),
+                    raw.better.span(),
+                    "expected higher or lower",
+                    None,
+                );
+                false
+            }
+        };
+        Quantity {
+            name: raw.name.get_ref().clone(),
+            higher_is_better,
+        }
+    }
+
+    /// The compute-capability bounds (min, max).
+    fn cc(&mut self, raw: &RawCc) -> (Option<f64>, Option<f64>) {
+        let mut bound = |v: &Option<Spanned<String>>| {
+            let s = v.as_ref()?;
+            let parsed = s.get_ref().trim().parse::<f64>().ok();
+            if parsed.is_none() {
+                self.push(
+                    ProblemKind::BadValue,
+                    format!("`{}` is not a compute capability", s.get_ref()),
+                    s.span(),
+                    "expected a version such as \"7.0\"",
+                    None,
+                );
+            }
+            parsed
+        };
+        (bound(&raw.min), bound(&raw.max))
+    }
+
+    fn forms(&mut self, raw: &[Spanned<String>]) -> Vec<Form> {
+        let mut forms = Vec::new();
+        for form in raw {
+            match form.get_ref().as_str() {
+                "details" => forms.push(Form::Details),
+                "raw" => forms.push(Form::Raw),
+                "source" => forms.push(Form::Source),
+                other => self.push(
+                    ProblemKind::BadValue,
+                    format!("unknown form `{other}`"),
+                    form.span(),
+                    "expected details, raw or source",
+                    None,
+                ),
+            }
+        }
+        forms
+    }
+
+    /// The documentation; what, why and fix are required.
+    fn docs(&mut self, id: &str, docs: RawDocs, span: std::ops::Range<usize>) -> Docs {
+        let missing: Vec<&str> = [("what", &docs.what), ("why", &docs.why), ("fix", &docs.fix)]
+            .into_iter()
+            .filter(|(_, text)| text.trim().is_empty())
+            .map(|(name, _)| name)
+            .collect();
+        if !missing.is_empty() {
+            self.push(
+                ProblemKind::MissingDocs,
+                format!("rule `{id}` lacks documentation: {}", missing.join(", ")),
+                span,
+                "docs need what, why and fix",
+                Some(
+                    "add `docs = { what = \"...\", why = \"...\", fix = \"...\", example = \"...\" }`"
+                        .into(),
+                ),
+            );
+        }
+        Docs {
+            what: docs.what,
+            why: docs.why,
+            fix: docs.fix,
+            example: docs.example,
+        }
+    }
+}
