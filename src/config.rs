@@ -188,6 +188,7 @@ fn problem(
         span,
         label,
     )
+    .in_config()
 }
 
 /// Reads a config file into settings.

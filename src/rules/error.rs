@@ -31,19 +31,53 @@ pub enum ProblemKind {
 }
 
 impl ProblemKind {
-    /// The diagnostic code.
-    pub fn code(self) -> &'static str {
+    /// Every kind, for listing the codes.
+    pub const ALL: [ProblemKind; 10] = [
+        ProblemKind::Syntax,
+        ProblemKind::DuplicateId,
+        ProblemKind::BadId,
+        ProblemKind::Expression,
+        ProblemKind::UnknownName,
+        ProblemKind::UnknownFunction,
+        ProblemKind::Type,
+        ProblemKind::BadValue,
+        ProblemKind::UnknownMetric,
+        ProblemKind::MissingDocs,
+    ];
+
+    /// The last part of the diagnostic code.
+    pub fn name(self) -> &'static str {
         match self {
-            ProblemKind::Syntax => "ncu_lint::pack::syntax",
-            ProblemKind::DuplicateId => "ncu_lint::pack::duplicate_id",
-            ProblemKind::BadId => "ncu_lint::pack::bad_id",
-            ProblemKind::Expression => "ncu_lint::pack::expression",
-            ProblemKind::UnknownName => "ncu_lint::pack::unknown_name",
-            ProblemKind::UnknownFunction => "ncu_lint::pack::unknown_function",
-            ProblemKind::Type => "ncu_lint::pack::type",
-            ProblemKind::BadValue => "ncu_lint::pack::bad_value",
-            ProblemKind::UnknownMetric => "ncu_lint::pack::unknown_metric",
-            ProblemKind::MissingDocs => "ncu_lint::pack::missing_docs",
+            ProblemKind::Syntax => "syntax",
+            ProblemKind::DuplicateId => "duplicate_id",
+            ProblemKind::BadId => "bad_id",
+            ProblemKind::Expression => "expression",
+            ProblemKind::UnknownName => "unknown_name",
+            ProblemKind::UnknownFunction => "unknown_function",
+            ProblemKind::Type => "type",
+            ProblemKind::BadValue => "bad_value",
+            ProblemKind::UnknownMetric => "unknown_metric",
+            ProblemKind::MissingDocs => "missing_docs",
+        }
+    }
+}
+
+/// Which file a problem is in: a rule pack or the configuration. It is the
+/// middle part of the diagnostic code (`ncu_lint::config::unknown_name`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProblemFile {
+    /// A rule pack.
+    Pack,
+    /// The configuration file or the flags over it.
+    Config,
+}
+
+impl ProblemFile {
+    /// The middle part of the diagnostic code.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProblemFile::Pack => "pack",
+            ProblemFile::Config => "config",
         }
     }
 }
@@ -51,8 +85,10 @@ impl ProblemKind {
 /// One problem in a pack, with the span it concerns.
 #[derive(Debug, Clone)]
 pub struct PackProblem {
-    /// Its kind (and code).
+    /// Its kind (the code's last part).
     pub kind: ProblemKind,
+    /// The file it is in (the code's middle part).
+    pub file: ProblemFile,
     /// What is wrong.
     pub message: String,
     /// The pack text, named by its path.
@@ -83,6 +119,7 @@ impl PackProblem {
         let end = span.end.clamp(start, len);
         PackProblem {
             kind,
+            file: ProblemFile::Pack,
             message,
             source,
             span: (start, end - start).into(),
@@ -91,6 +128,17 @@ impl PackProblem {
             help: None,
             severity: Severity::Error,
         }
+    }
+
+    /// The diagnostic code: `ncu_lint::<file>::<kind>`.
+    pub fn code(&self) -> String {
+        format!("ncu_lint::{}::{}", self.file.name(), self.kind.name())
+    }
+
+    /// The same problem, in the configuration rather than a pack.
+    pub fn in_config(mut self) -> PackProblem {
+        self.file = ProblemFile::Config;
+        self
     }
 
     /// 1-based line and column of the main span.
@@ -125,7 +173,7 @@ impl std::error::Error for PackProblem {}
 
 impl Diagnostic for PackProblem {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(self.kind.code()))
+        Some(Box::new(self.code()))
     }
 
     fn severity(&self) -> Option<Severity> {

@@ -56,7 +56,7 @@ pub enum RulesError {
     /// Two packs define the same rule id.
     #[error("rule `{id}` is defined by both pack `{first}` and pack `{second}`")]
     #[diagnostic(
-        code(ncu_lint::pack::duplicate_id),
+        code(ncu_lint::pack::duplicate_across_packs),
         help("rule ids are unique across packs; rename one, or leave one pack out")
     )]
     DuplicateAcrossPacks {

@@ -12,7 +12,7 @@ use miette::{NamedSource, Severity as MietteSeverity};
 use toml::Spanned;
 
 use super::catalog;
-use super::error::{PackError, PackProblem, ProblemKind};
+use super::error::{PackError, PackProblem, ProblemFile, ProblemKind};
 use super::expr::{self, Expr, ExprErrorKind, Type};
 use super::pack::{Candidate, Override, Pack, PackTest, Rule, SourceSum};
 use super::schema::{RawCandidate, RawManifest, RawPack, RawRule};
@@ -233,6 +233,7 @@ impl Validator<'_> {
         let span = clamp(span, self.text.len());
         self.problems.push(PackProblem {
             kind,
+            file: ProblemFile::Pack,
             message,
             source: NamedSource::new(self.name, self.text.to_owned()),
             span: (span.start, span.end - span.start).into(),
