@@ -23,7 +23,10 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 fn sources() -> Vec<(PathBuf, String)> {
     let mut files = Vec::new();
-    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
     files
         .into_iter()
         .map(|p| {

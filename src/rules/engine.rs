@@ -163,21 +163,25 @@ pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
                 }
                 keys.insert(label_key(section, "", label));
             }
-            Candidate::Source(sum) => {
-                let filtered = sum.filter.iter().map(|(column, _)| column);
-                for column in std::iter::once(&sum.column)
-                    .chain(&sum.times)
-                    .chain(filtered)
-                {
-                    source_columns.insert(column.clone());
-                }
-            }
+            Candidate::Source(sum) => source_columns.extend(sum_columns(sum)),
         }
+    }
+    // Line placement reads its own source columns, which no input may name.
+    for spec in rules.iter().filter_map(|r| r.rule.lines.as_ref()) {
+        source_columns.extend(sum_columns(&spec.weight));
     }
     crate::ingest::Needed {
         keys,
         source_columns,
     }
+}
+
+/// The source-page columns a sum reads: its column, its factor, its filter.
+fn sum_columns(sum: &SourceSum) -> impl Iterator<Item = String> + '_ {
+    std::iter::once(&sum.column)
+        .chain(&sum.times)
+        .chain(sum.filter.iter().map(|(column, _)| column))
+        .cloned()
 }
 
 fn skip(skips: &mut IndexMap<String, Skip>, rule: &Rule, missing: Vec<String>) {
