@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value as Json, json};
 
-use crate::model::{Kernel, Metric, Origin, Report};
+use crate::model::{InputFile, Kernel, Metric, Origin, Report};
 use crate::value::Value;
 
 /// The report as the stable JSON document.
@@ -148,75 +148,10 @@ pub fn to_text(report: &Report) -> String {
         crate::coverage::Coverage::of_report(report).describe()
     );
     for (i, file) in report.files.iter().enumerate() {
-        let _ = writeln!(out, "file {i}: {} ({})", file.path, file.form.name());
-        if !file.sections.is_empty() {
-            let _ = writeln!(
-                out,
-                "  sections: {}{}",
-                file.sections.join(", "),
-                if file.sections_inferred {
-                    " (inferred from its metrics)"
-                } else {
-                    ""
-                }
-            );
-        }
-        if !file.devices.is_empty() {
-            let _ = writeln!(out, "  GPU: {}", file.devices.join(", "));
-        }
-        if !file.no_lineinfo.is_empty() {
-            let _ = writeln!(
-                out,
-                "  no lineinfo (built without -lineinfo): {} kernel(s)",
-                file.no_lineinfo.len()
-            );
-        }
-        for message in &file.messages {
-            let _ = writeln!(out, "  line {}: {}", message.line, message.text);
-        }
+        file_text(&mut out, i, file);
     }
     for kernel in &report.kernels {
-        let id = kernel
-            .id
-            .map_or_else(|| "-".to_owned(), |id| id.to_string());
-        let _ = writeln!(out, "\nkernel {id}: {}", kernel.name);
-        let launch = &kernel.launch;
-        let dims =
-            |d: Option<[u64; 3]>| d.map_or("?".to_owned(), |[x, y, z]| format!("({x}, {y}, {z})"));
-        let _ = writeln!(
-            out,
-            "  block {} grid {} device {} cc {}",
-            dims(launch.block),
-            dims(launch.grid),
-            launch.device.map_or("?".to_owned(), |d| d.to_string()),
-            launch.cc.as_deref().unwrap_or("?")
-        );
-        if let Some(source) = &kernel.source {
-            let _ = writeln!(
-                out,
-                "  source: {} CUDA lines, {} instructions{}",
-                source.lines.len(),
-                source.instructions.len(),
-                source
-                    .file
-                    .as_deref()
-                    .map(|f| format!(" in {f}"))
-                    .unwrap_or_default()
-            );
-        }
-        let _ = writeln!(
-            out,
-            "  {} metrics, {} ncu rule results",
-            kernel.metrics.len(),
-            kernel.ncu_rules.len()
-        );
-        for (key, metric) in &kernel.metrics {
-            let _ = writeln!(
-                out,
-                "    {key} = {}",
-                value_text(&metric.value, &metric.unit)
-            );
-        }
+        kernel_text(&mut out, kernel);
     }
     for block in &report.unattached {
         let _ = writeln!(
@@ -233,6 +168,77 @@ pub fn to_text(report: &Report) -> String {
         );
     }
     out
+}
+
+/// One export file: its form, sections, GPU, and what ncu said in it.
+fn file_text(out: &mut String, index: usize, file: &InputFile) {
+    let _ = writeln!(out, "file {index}: {} ({})", file.path, file.form.name());
+    if !file.sections.is_empty() {
+        let inferred = if file.sections_inferred {
+            " (inferred from its metrics)"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "  sections: {}{inferred}", file.sections.join(", "));
+    }
+    if !file.devices.is_empty() {
+        let _ = writeln!(out, "  GPU: {}", file.devices.join(", "));
+    }
+    if !file.no_lineinfo.is_empty() {
+        let _ = writeln!(
+            out,
+            "  no lineinfo (built without -lineinfo): {} kernel(s)",
+            file.no_lineinfo.len()
+        );
+    }
+    for message in &file.messages {
+        let _ = writeln!(out, "  line {}: {}", message.line, message.text);
+    }
+}
+
+/// One result: its launch, its source view, and every metric.
+fn kernel_text(out: &mut String, kernel: &Kernel) {
+    let id = kernel
+        .id
+        .map_or_else(|| "-".to_owned(), |id| id.to_string());
+    let _ = writeln!(out, "\nkernel {id}: {}", kernel.name);
+    let launch = &kernel.launch;
+    let dims =
+        |d: Option<[u64; 3]>| d.map_or("?".to_owned(), |[x, y, z]| format!("({x}, {y}, {z})"));
+    let _ = writeln!(
+        out,
+        "  block {} grid {} device {} cc {}",
+        dims(launch.block),
+        dims(launch.grid),
+        launch.device.map_or("?".to_owned(), |d| d.to_string()),
+        launch.cc.as_deref().unwrap_or("?")
+    );
+    if let Some(source) = &kernel.source {
+        let file = source
+            .file
+            .as_deref()
+            .map(|f| format!(" in {f}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  source: {} CUDA lines, {} instructions{file}",
+            source.lines.len(),
+            source.instructions.len(),
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  {} metrics, {} ncu rule results",
+        kernel.metrics.len(),
+        kernel.ncu_rules.len()
+    );
+    for (key, metric) in &kernel.metrics {
+        let _ = writeln!(
+            out,
+            "    {key} = {}",
+            value_text(&metric.value, &metric.unit)
+        );
+    }
 }
 
 fn value_text(value: &Value, unit: &str) -> String {

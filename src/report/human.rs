@@ -21,7 +21,7 @@ use crate::cuda_source::CudaSource;
 use crate::diff::DiffResult;
 use crate::ingest::Snippet;
 use crate::model::Report;
-use crate::rules::{Finding, Severity};
+use crate::rules::{Finding, Location, Severity};
 
 /// How the report is drawn.
 #[derive(Debug, Clone, Copy)]
@@ -143,50 +143,52 @@ impl FindingDiagnostic {
             .as_ref()
             .map(|i| format!("{} at {}", i.sass, i.address));
         match &finding.location {
-            Some(location) => {
-                let text = sources.line(&location.file, location.line);
-                match text {
-                    Some(text) => {
-                        let start = text.len() - text.trim_start().len();
-                        let label = instruction.unwrap_or_else(|| "here".to_owned());
-                        diagnostic.label = Some((start, text.trim().len().max(1), label));
-                        diagnostic.snippet = Some(Snippet::new(
-                            location.file.clone(),
-                            text,
-                            0,
-                            u64::from(location.line),
-                        ));
-                    }
-                    None => {
-                        diagnostic.footer = format!(
-                            "at {}:{}{}",
-                            location.file,
-                            location.line,
-                            instruction.map(|i| format!(" ({i})")).unwrap_or_default()
-                        );
-                    }
-                }
-            }
-            None => {
-                let values: Vec<String> = finding
-                    .values
-                    .iter()
-                    .filter_map(|(k, v)| v.map(|v| format!("{k} = {}", format_number(v))))
-                    .collect();
-                let export = report.export_path(&finding.origin);
-                diagnostic.footer = format!(
-                    "decided by {}\nread from {export}:{}",
-                    values.join(", "),
-                    finding.origin.line
-                );
-                if let Some(i) = instruction {
-                    diagnostic
-                        .footer
-                        .push_str(&format!("\nworst instruction: {i}"));
-                }
-            }
+            Some(location) => diagnostic.at_line(location, instruction, sources),
+            None => diagnostic.at_kernel(report, finding, instruction),
         }
         diagnostic
+    }
+
+    /// The CUDA line with the worst instruction as its label; where the
+    /// text is not at hand, the place in the footer.
+    fn at_line(
+        &mut self,
+        location: &Location,
+        instruction: Option<String>,
+        sources: &CudaSource<'_>,
+    ) {
+        let Some(text) = sources.line(&location.file, location.line) else {
+            let instruction = instruction.map(|i| format!(" ({i})")).unwrap_or_default();
+            self.footer = format!("at {}:{}{instruction}", location.file, location.line);
+            return;
+        };
+        let start = text.len() - text.trim_start().len();
+        let label = instruction.unwrap_or_else(|| "here".to_owned());
+        self.label = Some((start, text.trim().len().max(1), label));
+        self.snippet = Some(Snippet::new(
+            location.file.clone(),
+            text,
+            0,
+            u64::from(location.line),
+        ));
+    }
+
+    /// The values that decided a kernel-level finding and the export row.
+    fn at_kernel(&mut self, report: &Report, finding: &Finding, instruction: Option<String>) {
+        let values: Vec<String> = finding
+            .values
+            .iter()
+            .filter_map(|(k, v)| v.map(|v| format!("{k} = {}", format_number(v))))
+            .collect();
+        let export = report.export_path(&finding.origin);
+        self.footer = format!(
+            "decided by {}\nread from {export}:{}",
+            values.join(", "),
+            finding.origin.line
+        );
+        if let Some(i) = instruction {
+            self.footer.push_str(&format!("\nworst instruction: {i}"));
+        }
     }
 }
 

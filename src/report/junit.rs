@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::io;
 
 use super::{Context, Emitter};
-use crate::rules::{Place, by_kernel};
+use crate::rules::{FailOn, Finding, Place, by_kernel};
 
 /// JUnit XML.
 pub struct Junit;
@@ -20,8 +20,11 @@ impl Emitter for Junit {
 /// The JUnit document for a check; `fail_at` is the least failing severity.
 pub fn render(context: &Context<'_>) -> String {
     let (report, result) = (context.report, context.result);
-    let fails = |f: &crate::rules::Finding| context.fail_on.fails(f.severity);
-    let failures = result.findings.iter().filter(|f| fails(f)).count();
+    let failures = result
+        .findings
+        .iter()
+        .filter(|f| context.fail_on.fails(f.severity))
+        .count();
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         out,
@@ -51,37 +54,45 @@ pub fn render(context: &Context<'_>) -> String {
             continue;
         }
         out.push_str(">\n");
-        let mut notes = String::new();
-        for finding in findings {
-            let place = match finding.place() {
-                Place::Line(l) => format!(" at {}:{}", l.file, l.line),
-                _ => String::new(),
-            };
-            let text = format!(
-                "{}[{}]{place}: {}",
-                finding.severity.name(),
-                finding.rule,
-                finding.message
-            );
-            if fails(finding) {
-                let _ = writeln!(
-                    out,
-                    "      <failure type=\"{}\" message=\"{}\">{}</failure>",
-                    escape(&finding.rule),
-                    escape(&finding.message),
-                    escape(&text)
-                );
-            } else {
-                notes.push_str(&text);
-                notes.push('\n');
-            }
-        }
-        if !notes.is_empty() {
-            let _ = writeln!(out, "      <system-out>{}</system-out>", escape(&notes));
-        }
+        out.push_str(&testcase_body(&findings, context.fail_on));
         out.push_str("    </testcase>\n");
     }
     out.push_str("  </testsuite>\n</testsuites>\n");
+    out
+}
+
+/// A kernel's findings: a failure each for those that fail the run, the
+/// rest as system output.
+fn testcase_body(findings: &[&Finding], fail_on: FailOn) -> String {
+    let mut out = String::new();
+    let mut notes = String::new();
+    for finding in findings {
+        let place = match finding.place() {
+            Place::Line(l) => format!(" at {}:{}", l.file, l.line),
+            _ => String::new(),
+        };
+        let text = format!(
+            "{}[{}]{place}: {}",
+            finding.severity.name(),
+            finding.rule,
+            finding.message
+        );
+        if fail_on.fails(finding.severity) {
+            let _ = writeln!(
+                out,
+                "      <failure type=\"{}\" message=\"{}\">{}</failure>",
+                escape(&finding.rule),
+                escape(&finding.message),
+                escape(&text)
+            );
+        } else {
+            notes.push_str(&text);
+            notes.push('\n');
+        }
+    }
+    if !notes.is_empty() {
+        let _ = writeln!(out, "      <system-out>{}</system-out>", escape(&notes));
+    }
     out
 }
 

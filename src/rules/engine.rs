@@ -318,6 +318,40 @@ fn findings(
     values: IndexMap<String, Option<f64>>,
 ) -> Vec<Finding> {
     let rule = &active.rule;
+    let (severity, message) = severity_and_message(active, variant, &values);
+    let base = Finding {
+        rule: rule.id.clone(),
+        severity,
+        kernel: index,
+        kernel_id: kernel.id,
+        kernel_name: kernel.name.clone(),
+        location: None,
+        instruction: None,
+        message,
+        values,
+        variant: variant.name.clone(),
+        origin: kernel.origin,
+    };
+    let (Scope::Line, Some(_), Some(_)) = (rule.scope, &rule.lines, &kernel.source) else {
+        return vec![base];
+    };
+    let placed = place_on_lines(kernel, active, &base);
+    if placed.is_empty() {
+        vec![base]
+    } else {
+        placed
+    }
+}
+
+/// The finding's severity (the variant's at most, lowered by the rule's
+/// downgrade) and its message with details, the variant's reason and the
+/// downgrade's.
+fn severity_and_message(
+    active: &ActiveRule,
+    variant: &Variant,
+    values: &IndexMap<String, Option<f64>>,
+) -> (Severity, String) {
+    let rule = &active.rule;
     let lookup = |n: &str| values.get(n).copied().flatten();
     let mut severity = variant
         .severity
@@ -342,30 +376,24 @@ fn findings(
             message.push_str(&format!(" ({})", downgrade.because));
         }
     }
-    let base = Finding {
-        rule: rule.id.clone(),
-        severity,
-        kernel: index,
-        kernel_id: kernel.id,
-        kernel_name: kernel.name.clone(),
-        location: None,
-        instruction: None,
-        message,
-        values: values.clone(),
-        variant: variant.name.clone(),
-        origin: kernel.origin,
-    };
-    let (Scope::Line, Some(spec), Some(view)) = (rule.scope, &rule.lines, &kernel.source) else {
-        return vec![base];
+    (severity, message)
+}
+
+/// A line-scoped finding spread over the CUDA lines that hold at least the
+/// rule's minimum share of its weight, largest share first; empty when the
+/// source view has no weight or no file to point at.
+fn place_on_lines(kernel: &Kernel, active: &ActiveRule, base: &Finding) -> Vec<Finding> {
+    let (Some(spec), Some(view)) = (&active.rule.lines, &kernel.source) else {
+        return Vec::new();
     };
     let min_share = active.params.get(&spec.min_share).copied().unwrap_or(0.05);
     let lines = line_weights(view, &spec.weight);
     let total: f64 = lines.iter().map(|l| l.weight).sum();
     let file = view.file.clone().unwrap_or_default();
     if total <= 0.0 || file.is_empty() {
-        return vec![base];
+        return Vec::new();
     }
-    let mut placed: Vec<Finding> = lines
+    let mut placed: Vec<(f64, Finding)> = lines
         .into_iter()
         .filter(|l| l.weight / total >= min_share)
         .map(|l| {
@@ -386,17 +414,11 @@ fn findings(
                 l.line,
                 super::template::format_number(share, super::template::Format::Percent(0))
             ));
-            finding
+            (share, finding)
         })
         .collect();
-    if placed.is_empty() {
-        return vec![base];
-    }
-    placed.sort_by(|a, b| {
-        let share = |f: &Finding| f.values.get("line_share").copied().flatten().unwrap_or(0.0);
-        share(b).total_cmp(&share(a))
-    });
-    placed
+    placed.sort_by(|(a, _), (b, _)| b.total_cmp(a));
+    placed.into_iter().map(|(_, finding)| finding).collect()
 }
 
 /// An instruction's offset from the first instruction of its view.
