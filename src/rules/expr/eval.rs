@@ -1,0 +1,72 @@
+//! Evaluation, total and three-valued: arithmetic that leaves the finite
+//! numbers is undefined, and `and`/`or` decide where one side suffices.
+
+use super::{BinaryOp, Expr, ExprKind, Outcome, UnaryOp};
+
+impl Expr {
+    /// Evaluates with `lookup` giving each name's value (`None`: undefined).
+    pub fn eval(&self, lookup: &dyn Fn(&str) -> Option<f64>) -> Outcome {
+        match &self.kind {
+            ExprKind::Number(n) => Outcome::number(*n),
+            ExprKind::Bool(b) => Outcome::Bool(*b),
+            ExprKind::Name(n) => lookup(n).map_or(Outcome::Undefined, Outcome::number),
+            ExprKind::Unary(UnaryOp::Neg, inner) => match inner.eval(lookup) {
+                Outcome::Number(n) => Outcome::number(-n),
+                _ => Outcome::Undefined,
+            },
+            ExprKind::Unary(UnaryOp::Not, inner) => match inner.eval(lookup) {
+                Outcome::Bool(b) => Outcome::Bool(!b),
+                _ => Outcome::Undefined,
+            },
+            ExprKind::Binary(BinaryOp::And, a, b) => match a.eval(lookup) {
+                Outcome::Bool(false) => Outcome::Bool(false),
+                left => match (left, b.eval(lookup)) {
+                    (_, Outcome::Bool(false)) => Outcome::Bool(false),
+                    (Outcome::Bool(true), Outcome::Bool(true)) => Outcome::Bool(true),
+                    _ => Outcome::Undefined,
+                },
+            },
+            ExprKind::Binary(BinaryOp::Or, a, b) => match a.eval(lookup) {
+                Outcome::Bool(true) => Outcome::Bool(true),
+                left => match (left, b.eval(lookup)) {
+                    (_, Outcome::Bool(true)) => Outcome::Bool(true),
+                    (Outcome::Bool(false), Outcome::Bool(false)) => Outcome::Bool(false),
+                    _ => Outcome::Undefined,
+                },
+            },
+            ExprKind::Binary(op, a, b) => {
+                let (Outcome::Number(x), Outcome::Number(y)) = (a.eval(lookup), b.eval(lookup))
+                else {
+                    return Outcome::Undefined;
+                };
+                match op {
+                    BinaryOp::Add => Outcome::number(x + y),
+                    BinaryOp::Sub => Outcome::number(x - y),
+                    BinaryOp::Mul => Outcome::number(x * y),
+                    BinaryOp::Div if y == 0.0 => Outcome::Undefined,
+                    BinaryOp::Div => Outcome::number(x / y),
+                    BinaryOp::Lt => Outcome::Bool(x < y),
+                    BinaryOp::Le => Outcome::Bool(x <= y),
+                    BinaryOp::Gt => Outcome::Bool(x > y),
+                    BinaryOp::Ge => Outcome::Bool(x >= y),
+                    BinaryOp::Eq => Outcome::Bool(x == y),
+                    BinaryOp::Ne => Outcome::Bool(x != y),
+                    BinaryOp::And | BinaryOp::Or => Outcome::Undefined,
+                }
+            }
+            ExprKind::Call(name, args) => {
+                let values: Option<Vec<f64>> =
+                    args.iter().map(|a| a.eval(lookup).as_number()).collect();
+                let Some(values) = values else {
+                    return Outcome::Undefined;
+                };
+                match (name.as_str(), values.as_slice()) {
+                    ("min", [a, b]) => Outcome::number(a.min(*b)),
+                    ("max", [a, b]) => Outcome::number(a.max(*b)),
+                    ("abs", [a]) => Outcome::number(a.abs()),
+                    _ => Outcome::Undefined,
+                }
+            }
+        }
+    }
+}
