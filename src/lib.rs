@@ -1,11 +1,23 @@
 //! ncu-lint: a linter for NVIDIA Nsight Compute profiles.
 //!
-//! It reads `ncu --csv` exports of every form ([`ingest`]) into one model of
-//! profile results ([`model`]) and prints it ([`dump`]).
+//! One path from exports to output:
+//!
+//! ```text
+//! ingest::Input ──▶ model::Report ──▶ rules (packs as data) ──▶ lint::Linter ──▶ report::Emitter
+//!  files or          kernels, metrics,   findings, skips,         ncu rules,        human, JSON,
+//!  ncu -i commands   source views        measures                 ignores,          SARIF, GitHub,
+//!                                                                 suppressions      JUnit, Markdown
+//! ```
+//!
+//! [`ingest`] reads `ncu --csv` exports of every form into one [`model`]
+//! report; [`rules`] evaluates TOML rule packs over it; a [`lint::Linter`]
+//! runs the whole lint, and a [`report::Emitter`] writes it in a format.
 //!
 //! ```no_run
-//! let report = ncu_lint::ingest::import(&["fixtures/lab/raw.csv.xz".into()]).unwrap();
-//! assert_eq!(report.kernels.len(), 26);
+//! use ncu_lint::lint::Linter;
+//! let linter = Linter::builtin(Default::default()).unwrap();
+//! let linted = linter.lint_files(&["fixtures/lab/raw.csv.xz".into()]).unwrap();
+//! assert_eq!(linted.report.kernels.len(), 26);
 //! ```
 #![deny(missing_docs)]
 // Errors carry the offending line for their diagnostic; they are built once,
