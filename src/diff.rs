@@ -9,26 +9,48 @@ use indexmap::IndexMap;
 
 use crate::model::Report;
 use crate::rules::finding::Measure;
-use crate::rules::{CheckResult, FailOn, Finding, Place, by_kernel};
+use crate::rules::{CheckResult, FailOn, Finding, Location, Place, by_kernel};
+use crate::triage::groups;
 
 /// How much worse a quantity may get before it is a regression: by more
-/// than `absolute` and by more than `relative` times the base value.
+/// than `absolute` and by more than `relative` times the base value. A
+/// place's estimated time to gain regresses by more than `absolute_ns` and
+/// `relative`.
 #[derive(Debug, Clone, Copy)]
 pub struct Tolerance {
     /// Fraction of the base value.
     pub relative: f64,
     /// Absolute amount.
     pub absolute: f64,
+    /// Absolute amount of estimated time to gain, in nanoseconds.
+    pub absolute_ns: f64,
 }
 
 impl Default for Tolerance {
-    /// 5% and 0.01.
+    /// 5%, 0.01, and 1 µs.
     fn default() -> Self {
         Tolerance {
             relative: 0.05,
             absolute: 0.01,
+            absolute_ns: 1000.0,
         }
     }
+}
+
+/// A change in the estimated time a fix at one place would save, over all
+/// its launches: the cost of the waste there grew or shrank.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct GroupChange {
+    /// The kernel's short name.
+    pub kernel: String,
+    /// The CUDA line, or `None` for the kernel as a whole.
+    pub location: Option<Location>,
+    /// Estimated time to gain in the base profile, in nanoseconds.
+    pub base_ns: f64,
+    /// Estimated time to gain in the head profile.
+    pub head_ns: f64,
+    /// Whether it grew beyond the tolerance.
+    pub regression: bool,
 }
 
 /// A change in one rule's deciding quantity on one kernel.
@@ -74,6 +96,8 @@ pub struct DiffResult {
     pub only_base: Vec<String>,
     /// Kernels only in head.
     pub only_head: Vec<String>,
+    /// Places whose estimated time to gain moved beyond the tolerance.
+    pub groups: Vec<GroupChange>,
 }
 
 impl KernelDiff {
@@ -92,12 +116,12 @@ impl KernelDiff {
 
 impl DiffResult {
     /// Whether the head profile is worse: a new finding that fails at
-    /// `fail_on`, or a regression.
+    /// `fail_on`, a quantity's regression, or more time to gain at a place.
     pub fn failed(&self, fail_on: FailOn) -> bool {
         self.kernels.iter().any(|k| {
             k.changes.iter().any(|c| c.regression)
                 || k.new.iter().any(|f| fail_on.fails(f.severity))
-        })
+        }) || self.groups.iter().any(|g| g.regression)
     }
 }
 
@@ -160,7 +184,34 @@ pub fn diff(
         .filter(|(_, m)| !**m)
         .map(|(i, _)| base.0.kernels[i].name.clone())
         .collect();
+    result.groups = group_changes(base.1, head.1, tolerance);
     result
+}
+
+/// Places (kernel name and CUDA line) in both profiles whose estimated time
+/// to gain moved by more than the tolerance.
+fn group_changes(base: &CheckResult, head: &CheckResult, tolerance: Tolerance) -> Vec<GroupChange> {
+    let base_ns: BTreeMap<_, f64> = groups(base)
+        .iter()
+        .filter_map(|g| Some((g.key(), g.saved_ns?)))
+        .collect();
+    let mut changes = Vec::new();
+    for group in groups(head) {
+        let (Some(head_ns), Some(&base_ns)) = (group.saved_ns, base_ns.get(&group.key())) else {
+            continue;
+        };
+        let moved = (head_ns - base_ns).abs();
+        if moved > tolerance.absolute_ns && moved > tolerance.relative * base_ns {
+            changes.push(GroupChange {
+                kernel: group.kernel,
+                location: group.location,
+                base_ns,
+                head_ns,
+                regression: head_ns > base_ns,
+            });
+        }
+    }
+    changes
 }
 
 /// Findings of `head` not in `base`, and of `base` not in `head`, by rule

@@ -42,4 +42,5 @@ pub mod ncu;
 pub mod report;
 pub mod rules;
 pub mod suppress;
+pub mod triage;
 pub mod value;

@@ -86,6 +86,7 @@ pub fn apply(result: &mut CheckResult, report: &Report, sources: &CudaSource<'_>
             values: IndexMap::new(),
             variant: "suppressions".to_owned(),
             origin: crate::model::Origin::default(),
+            estimate: Default::default(),
         });
     }
 }

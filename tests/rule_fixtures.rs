@@ -5,16 +5,7 @@
 
 mod common;
 
-use common::{ncu_lint, stdout};
-
-const RULES: [&str; 6] = [
-    "shared-bank-conflict",
-    "global-load-efficiency",
-    "global-store-efficiency",
-    "sector-waste",
-    "register-spill",
-    "local-memory",
-];
+use common::{RULES, ncu_lint, stdout};
 
 /// The exports of one case, relative to the crate root.
 fn exports(rule: &str, case: &str) -> Vec<String> {

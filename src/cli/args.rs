@@ -51,6 +51,13 @@ pub(crate) struct CheckArgs {
     /// what each skipped rule missed.
     #[arg(long, short = 'v')]
     pub(crate) verbose: bool,
+    /// Show notes in full (findings under their rule's worth-it threshold,
+    /// and informational ones); otherwise they are counted in one line.
+    #[arg(long)]
+    pub(crate) all: bool,
+    /// Show kernels' full names (return type, parameters, templates).
+    #[arg(long)]
+    pub(crate) full_names: bool,
     /// A directory to look for CUDA sources in, by their recorded path or file name.
     #[arg(long, value_name = "DIR")]
     pub(crate) source_root: Option<PathBuf>,
@@ -120,6 +127,10 @@ pub(crate) struct DiffArgs {
     /// ...and by more than this amount.
     #[arg(long, default_value_t = 0.01)]
     pub(crate) tolerance_abs: f64,
+    /// A place's estimated time to gain regresses when it grows by more than
+    /// this many nanoseconds (and by more than --tolerance-rel).
+    #[arg(long, default_value_t = 1000.0)]
+    pub(crate) tolerance_ns: f64,
     /// The least severity of a new finding that fails the run.
     #[arg(long, value_enum)]
     pub(crate) fail_on: Option<FailOn>,

@@ -49,6 +49,8 @@ pub(crate) fn check(args: CheckArgs) -> miette::Result<ExitCode> {
     let style = Style {
         color: use_color(args.color),
         verbose: args.verbose,
+        all: args.all,
+        full_names: args.full_names,
         ..Style::default()
     };
     let code = emit(
@@ -183,6 +185,7 @@ pub(crate) fn diff(args: DiffArgs) -> miette::Result<ExitCode> {
     let tolerance = Tolerance {
         relative: args.tolerance_rel,
         absolute: args.tolerance_abs,
+        absolute_ns: args.tolerance_ns,
     };
     let result = diff::diff(
         (&base.report, &base.result),

@@ -79,6 +79,9 @@ fn join(into: &mut (Report, CheckResult), (mut report, mut result): (Report, Che
         shift(&mut finding.origin);
     }
     result.measures.iter_mut().for_each(|m| m.kernel += kernels);
+    // Joined reports' kernels follow each other; so do their times.
+    checked.kernel_ns.resize(kernels, None);
+    checked.kernel_ns.append(&mut result.kernel_ns);
     joined.files.append(&mut report.files);
     joined.kernels.append(&mut report.kernels);
     for (key, value) in report.session {

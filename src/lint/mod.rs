@@ -132,9 +132,11 @@ impl Linter {
     /// Adds Nsight Compute's rule results where selected, then applies the
     /// per-kernel ignores and inline suppressions.
     fn finish(&self, report: Report, mut result: CheckResult) -> Linted {
-        result
-            .findings
-            .extend(ncu_rules::findings(&report, &self.settings));
+        result.findings.extend(ncu_rules::findings(
+            &report,
+            &self.settings,
+            &result.kernel_ns,
+        ));
         result.findings.sort_by_key(|f| f.kernel);
         result
             .findings

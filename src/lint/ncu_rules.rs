@@ -5,10 +5,17 @@ use indexmap::IndexMap;
 
 use crate::config::Settings;
 use crate::model::Report;
+use crate::rules::finding::Estimate;
 use crate::rules::{Finding, Severity};
 
-/// Nsight Compute's rule results as findings, for the `ncu/*` rules selected.
-pub(super) fn findings(report: &Report, settings: &Settings) -> Vec<Finding> {
+/// Nsight Compute's rule results as findings, for the `ncu/*` rules
+/// selected; a result's estimated speedup (in percent of its kernel) is the
+/// finding's. `kernel_ns` holds each kernel's time, by index.
+pub(super) fn findings(
+    report: &Report,
+    settings: &Settings,
+    kernel_ns: &[Option<f64>],
+) -> Vec<Finding> {
     let mut out = Vec::new();
     for (index, kernel) in report.kernels.iter().enumerate() {
         for rule in &kernel.ncu_rules {
@@ -40,8 +47,22 @@ pub(super) fn findings(report: &Report, settings: &Settings) -> Vec<Finding> {
                 values,
                 variant: format!("Nsight Compute {} rule", rule.kind),
                 origin: rule.origin,
+                estimate: estimate(kernel_ns.get(index).copied().flatten(), rule.speedup),
             });
         }
     }
     out
+}
+
+/// The estimate of a result that Nsight Compute says is worth `percent` of
+/// its kernel.
+fn estimate(kernel_ns: Option<f64>, percent: Option<f64>) -> Estimate {
+    let speedup = percent.map(|p| (p / 100.0).clamp(0.0, 1.0));
+    Estimate {
+        kernel_ns,
+        speedup,
+        saved_ns: kernel_ns.zip(speedup).map(|(ns, s)| ns * s),
+        bytes: None,
+        basis: speedup.map(|_| "Nsight Compute's estimated speedup".to_owned()),
+    }
 }

@@ -35,7 +35,177 @@ pub fn normalize(name: &str) -> String {
         .collect()
 }
 
+/// How long a template argument list may be in a short name before the
+/// arguments that do not fit are elided.
+const SHORT_TEMPLATE: usize = 32;
+
+/// A kernel name short enough for a table: no return type, no parameter
+/// list, no casts in template arguments, namespaces dropped inside them,
+/// and long argument lists cut to the arguments that fit (`…` for the rest).
+///
+/// ```
+/// use ncu_lint::model::kernel_name::short;
+/// assert_eq!(short("void smem_stride<float, 2>(float *, int)"), "smem_stride<float, 2>");
+/// assert_eq!(
+///     short("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, at::detail::Array<char *, 1>>(int, T2, T3)"),
+///     "at::native::vectorized_elementwise_kernel<4, FillFunctor<float>, …>"
+/// );
+/// ```
+pub fn short(name: &str) -> String {
+    let uncast = CAST.replace_all(name.trim(), "$1");
+    let name = uncast.as_ref();
+    let head = &name[..parameter_list(name).unwrap_or(name.len())];
+    let head = head.trim_end();
+    let function = match last_top_level_space(head) {
+        Some(i) => &head[i + 1..],
+        None => head,
+    };
+    let short = shorten_templates(function);
+    if short.is_empty() {
+        name.to_owned()
+    } else {
+        short
+    }
+}
+
+/// Where the parameter list starts: the first `(` outside template
+/// arguments that does not open `(anonymous namespace)`.
+fn parameter_list(name: &str) -> Option<usize> {
+    let mut angle = 0usize;
+    let mut skip_until = 0;
+    for (i, c) in name.char_indices() {
+        if i < skip_until {
+            continue;
+        }
+        match c {
+            '<' => angle += 1,
+            '>' => angle = angle.saturating_sub(1),
+            '(' if angle == 0 => {
+                if name[i..].starts_with("(anonymous namespace)") {
+                    skip_until = i + "(anonymous namespace)".len();
+                    continue;
+                }
+                return (i > 0).then_some(i);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The last space outside template arguments and parentheses: the end of
+/// the return type.
+fn last_top_level_space(head: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut last = None;
+    for (i, c) in head.char_indices() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth = depth.saturating_sub(1),
+            ' ' if depth == 0 => last = Some(i),
+            _ => {}
+        }
+    }
+    last
+}
+
+/// `name<args>` with each top-level argument list shortened.
+fn shorten_templates(name: &str) -> String {
+    let mut out = String::new();
+    let mut rest = name;
+    while let Some(open) = rest.find('<') {
+        out.push_str(&rest[..open]);
+        let Some(close) = matching_angle(rest, open) else {
+            out.push_str(&rest[open..]);
+            return out;
+        };
+        out.push('<');
+        out.push_str(&short_arguments(&rest[open + 1..close]));
+        out.push('>');
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The index of the `>` that closes the `<` at `open`.
+fn matching_angle(text: &str, open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in text[open..].char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(open + i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Template arguments without namespaces, as many as fit.
+fn short_arguments(arguments: &str) -> String {
+    let mut kept = String::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    let mut parts = Vec::new();
+    for (i, c) in arguments.char_indices() {
+        match c {
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                parts.push(&arguments[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&arguments[start..]);
+    for (n, part) in parts.iter().enumerate() {
+        let part = drop_namespaces(part.trim());
+        let sep = if n == 0 { "" } else { ", " };
+        if kept.len() + sep.len() + part.len() > SHORT_TEMPLATE && n > 0 {
+            kept.push_str(", …");
+            return kept;
+        }
+        kept.push_str(sep);
+        kept.push_str(&part);
+    }
+    kept
+}
+
+/// `at::native::FillFunctor<float>` as `FillFunctor<float>`, nested too.
+fn drop_namespaces(text: &str) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == ':' && chars.peek() == Some(&':') {
+            chars.next();
+            word.clear();
+            continue;
+        }
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            out.push_str(&word);
+            word.clear();
+            out.push(c);
+        }
+    }
+    out.push_str(&word);
+    out
+}
+
 impl Kernel {
+    /// The kernel's name for a table (see [`short`]).
+    pub fn short_name(&self) -> String {
+        short(&self.name)
+    }
+
     /// The kernel's name reduced for matching (see [`normalize`]).
     pub fn normalized_name(&self) -> String {
         normalize(&self.name)
@@ -45,6 +215,37 @@ impl Kernel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_names_keep_what_tells_kernels_apart() {
+        let cases = [
+            (
+                "copy_coalesced(const float *, float *, int)",
+                "copy_coalesced",
+            ),
+            (
+                "void smem_stride<double, 2>(double *, int)",
+                "smem_stride<double, 2>",
+            ),
+            ("Kernel2(bool*,bool*,int)", "Kernel2"),
+            (
+                "void smem_stride<float, (int)32>(float *, int)",
+                "smem_stride<float, 32>",
+            ),
+            (
+                "void (anonymous namespace)::softmax_warp_forward<float, float, float, 10, false>(float *, const float *, int, int, int)",
+                "(anonymous namespace)::softmax_warp_forward<float, float, float, 10, false>",
+            ),
+            (
+                "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_64x4_tn_align8>(T1::Params)",
+                "cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_64x4_tn_align8>",
+            ),
+            ("ampere_sgemm_128x64_nn", "ampere_sgemm_128x64_nn"),
+        ];
+        for (name, want) in cases {
+            assert_eq!(short(name), want, "{name}");
+        }
+    }
 
     #[test]
     fn names_normalise_across_pages() {

@@ -1,7 +1,11 @@
 //! The stable JSON document of `ncu-lint check --format json`:
-//! `{"version": 1, "findings": [...], "skipped": [...], "coverage": {...},
-//! "summary": {...}}`; `coverage` says what the report holds and, when
-//! rules were skipped, the sections they need and the command to profile.
+//! `{"version": 1, "findings": [...], "groups": [...], "skipped": [...],
+//! "coverage": {...}, "summary": {...}}`. Each finding carries its `impact`
+//! (`kernel_ns`, `speedup`, `saved_ns`, `bytes`; `null` without a duration);
+//! `groups` gather the findings of one kernel at one place, ranked by
+//! `saved_ns`, and `summary.profile_ns` is the GPU time of all results;
+//! `coverage` says what the report holds and, when rules were skipped, the
+//! sections they need and the command to profile.
 //!
 //! It is serialised straight from the findings, without an intermediate
 //! JSON tree: large profiles have tens of thousands of findings.
@@ -17,6 +21,7 @@ use crate::diff::DiffResult;
 use crate::model::Report;
 use crate::rules::finding::Instruction;
 use crate::rules::{Finding, Location, Severity, Skip};
+use crate::triage::{Group, groups};
 
 /// The JSON document.
 pub struct Json;
@@ -36,6 +41,7 @@ impl Emitter for Json {
 struct Document<'a> {
     version: u32,
     findings: Vec<FindingJson<'a>>,
+    groups: Vec<GroupJson>,
     skipped: &'a [Skip],
     coverage: Coverage,
     summary: Summary,
@@ -52,6 +58,46 @@ struct FindingJson<'a> {
     values: &'a IndexMap<String, Option<f64>>,
     variant: &'a str,
     export: ExportJson<'a>,
+    impact: Option<ImpactJson>,
+}
+
+/// A place with findings, ranked by what a fix is worth.
+#[derive(Serialize)]
+struct GroupJson {
+    kernel: String,
+    name: String,
+    location: Option<Location>,
+    rules: Vec<String>,
+    launches: usize,
+    findings: Vec<usize>,
+    saved_ns: Option<f64>,
+    bytes: Option<f64>,
+    severity: Severity,
+}
+
+impl From<Group> for GroupJson {
+    fn from(g: Group) -> GroupJson {
+        GroupJson {
+            kernel: g.kernel,
+            name: g.name,
+            location: g.location,
+            rules: g.rules,
+            launches: g.launches,
+            findings: g.findings,
+            saved_ns: g.saved_ns,
+            bytes: g.bytes,
+            severity: g.severity,
+        }
+    }
+}
+
+/// What a fix is worth; absent (`null`) where the export has no duration.
+#[derive(Serialize)]
+struct ImpactJson {
+    kernel_ns: f64,
+    speedup: Option<f64>,
+    saved_ns: Option<f64>,
+    bytes: Option<f64>,
 }
 
 /// The export row a finding was read from: which profile, when several
@@ -73,6 +119,8 @@ struct Summary {
     kernels: usize,
     findings: usize,
     by_severity: BySeverity,
+    /// The GPU time of all results, where every one has a duration.
+    profile_ns: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -100,6 +148,12 @@ impl<'a> FindingJson<'a> {
                 path: report.export_path(&f.origin),
                 line: f.origin.line,
             },
+            impact: f.estimate.kernel_ns.map(|kernel_ns| ImpactJson {
+                kernel_ns,
+                speedup: f.estimate.speedup,
+                saved_ns: f.estimate.saved_ns,
+                bytes: f.estimate.bytes,
+            }),
         }
     }
 }
@@ -116,6 +170,7 @@ pub fn write_json(context: &Context<'_>, out: &mut dyn Write) -> io::Result<()> 
             .iter()
             .map(|f| FindingJson::new(f, report))
             .collect(),
+        groups: groups(result).into_iter().map(GroupJson::from).collect(),
         skipped: &result.skipped,
         coverage: Coverage::of(report, context.rules, result),
         summary: Summary {
@@ -126,6 +181,7 @@ pub fn write_json(context: &Context<'_>, out: &mut dyn Write) -> io::Result<()> 
                 warning,
                 note,
             },
+            profile_ns: result.profile_ns(),
         },
     };
     serde_json::to_writer_pretty(&mut *out, &document)?;
@@ -133,7 +189,8 @@ pub fn write_json(context: &Context<'_>, out: &mut dyn Write) -> io::Result<()> 
 }
 
 /// A diff as JSON: `{"version": 1, "kernels": [...], "only_base": [...],
-/// "only_head": [...]}`.
+/// "only_head": [...], "groups": [...]}`; `groups` are the places whose
+/// estimated time to gain moved (`base_ns`, `head_ns`, `regression`).
 fn diff_json(result: &DiffResult) -> serde_json::Value {
     let finding = |f: &Finding| serde_json::json!({"rule": f.rule, "severity": f.severity, "place": f.place().to_string(), "message": f.message});
     serde_json::json!({
@@ -149,5 +206,6 @@ fn diff_json(result: &DiffResult) -> serde_json::Value {
         })).collect::<Vec<_>>(),
         "only_base": result.only_base,
         "only_head": result.only_head,
+        "groups": result.groups,
     })
 }

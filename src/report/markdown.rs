@@ -1,12 +1,14 @@
-//! A Markdown summary for pull-request comments: counts, a table of
-//! findings (worst first) and the rules skipped.
+//! A Markdown summary for pull-request comments: counts, the places worth
+//! fixing ranked by estimated time saved, and the rules skipped.
 
 use std::fmt::Write as _;
 use std::io;
 
+use super::units::{duration, share};
 use super::{Context, Emitter, count_by_severity, format_number};
 use crate::diff::DiffResult;
-use crate::rules::{CheckResult, Place};
+use crate::rules::CheckResult;
+use crate::triage::{Group, groups};
 
 /// A Markdown summary.
 pub struct Markdown;
@@ -21,7 +23,8 @@ impl Emitter for Markdown {
     }
 }
 
-/// The Markdown summary of a check.
+/// The Markdown summary of a check: the places worth fixing, ranked, then
+/// a count of the notes and the rules skipped.
 pub fn render(result: &CheckResult) -> String {
     let (errors, warnings, notes) = count_by_severity(result);
     let mut out = String::from("## ncu-lint\n\n");
@@ -31,30 +34,18 @@ pub fn render(result: &CheckResult) -> String {
         result.kernels,
         result.skipped.len()
     );
-    if !result.findings.is_empty() {
-        out.push_str(
-            "| severity | rule | kernel | where | finding |\n| --- | --- | --- | --- | --- |\n",
+    let groups = groups(result);
+    let (shown, notes): (Vec<&Group>, Vec<&Group>) = groups.iter().partition(|g| !g.is_note());
+    if !shown.is_empty() {
+        out.push_str(&groups_table(result, &shown));
+    }
+    if !notes.is_empty() {
+        let count: usize = notes.iter().map(|g| g.findings.len()).sum();
+        let _ = writeln!(
+            out,
+            "{count} note(s) in {} place(s): under their rule's worth-it threshold, or informational.\n",
+            notes.len()
         );
-        let mut findings: Vec<_> = result.findings.iter().collect();
-        findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
-        for f in findings {
-            let kernel = match f.kernel_id {
-                Some(id) => format!("`{}` (result {id})", cell(&f.kernel_name)),
-                None => format!("`{}`", cell(&f.kernel_name)),
-            };
-            let place = match f.place() {
-                Place::Line(l) => format!("`{}:{}`", cell(&l.file), l.line),
-                _ => "kernel".to_owned(),
-            };
-            let _ = writeln!(
-                out,
-                "| {} | `{}` | {kernel} | {place} | {} |",
-                f.severity.name(),
-                f.rule,
-                cell(&f.message)
-            );
-        }
-        out.push('\n');
     }
     if !result.skipped.is_empty() {
         out.push_str("<details><summary>Rules skipped for lack of data</summary>\n\n");
@@ -74,6 +65,42 @@ pub fn render(result: &CheckResult) -> String {
 }
 
 /// Text safe inside a table cell.
+/// One row per place, ranked by the time a fix is estimated to save.
+fn groups_table(result: &CheckResult, groups: &[&Group]) -> String {
+    let mut out = String::from(
+        "| # | est. saved | of profile | kernel | where | launches | rules | finding |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n",
+    );
+    let profile_ns = result.profile_ns();
+    for (rank, g) in groups.iter().enumerate() {
+        let place = match &g.location {
+            Some(l) => format!("`{}:{}`", cell(&l.file), l.line),
+            None => "kernel".to_owned(),
+        };
+        let worst = g.worst_findings(result);
+        let message = worst
+            .iter()
+            .max_by_key(|f| f.severity)
+            .map_or("", |f| f.message.as_str());
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | `{}` | {place} | {} | {} | {} |",
+            rank + 1,
+            g.saved_ns.map_or("-".to_owned(), duration),
+            share(g.saved_ns, profile_ns).unwrap_or_else(|| "-".to_owned()),
+            cell(&g.kernel),
+            g.launches,
+            g.rules
+                .iter()
+                .map(|r| format!("`{r}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            cell(message)
+        );
+    }
+    out.push('\n');
+    out
+}
+
 fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
@@ -81,7 +108,7 @@ fn cell(text: &str) -> String {
 /// A diff as Markdown for a pull-request comment.
 fn render_diff(result: &DiffResult) -> String {
     let mut out = String::from("## ncu-lint diff\n\n");
-    if result.kernels.is_empty() {
+    if result.kernels.is_empty() && result.groups.is_empty() {
         out.push_str("No new findings and no regressions.\n");
         return out;
     }
@@ -111,6 +138,19 @@ fn render_diff(result: &DiffResult) -> String {
                 format_number(c.head)
             );
         }
+    }
+    for g in &result.groups {
+        let place = g.location.as_ref().map_or("kernel".to_owned(), |l| {
+            format!("`{}:{}`", cell(&l.file), l.line)
+        });
+        let what = if g.regression { "worse" } else { "better" };
+        let _ = writeln!(
+            out,
+            "| `{}` at {place} | {what} | est. time to gain | {} → {} |",
+            cell(&g.kernel),
+            duration(g.base_ns),
+            duration(g.head_ns)
+        );
     }
     out
 }

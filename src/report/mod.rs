@@ -10,6 +10,7 @@ pub mod json;
 pub mod junit;
 pub mod markdown;
 pub mod sarif;
+pub mod units;
 
 use std::io::{self, Write};
 

@@ -76,6 +76,10 @@ struct SarifResult<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     rule_index: Option<usize>,
     level: &'static str,
+    /// 0-100: the share of the profile (else of its kernel) a fix is
+    /// estimated to save, as a percentage.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rank: Option<f64>,
     message: Text,
     locations: [Location<'a>; 1],
     partial_fingerprints: Fingerprints,
@@ -142,6 +146,7 @@ impl<'a> SarifResult<'a> {
             rule_id: &finding.rule,
             rule_index: rules.iter().position(|r| r.rule.id == finding.rule),
             level: finding.severity.name(),
+            rank: rank(finding, context.result.profile_ns()),
             message: Text {
                 text: format!("{}: {}", finding.kernel_name, finding.message),
             },
@@ -164,6 +169,17 @@ impl<'a> SarifResult<'a> {
             },
         }
     }
+}
+
+/// SARIF's `rank` of a finding: its estimated saving as a percentage of
+/// the profile's time where both are known, else of its kernel's.
+fn rank(finding: &Finding, profile_ns: Option<f64>) -> Option<f64> {
+    let estimate = &finding.estimate;
+    let share = match (estimate.saved_ns, profile_ns) {
+        (Some(saved), Some(total)) if total > 0.0 => saved / total,
+        _ => estimate.speedup?,
+    };
+    Some((share * 100.0).clamp(0.0, 100.0))
 }
 
 fn rule_json(active: &ActiveRule) -> Json {

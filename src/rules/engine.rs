@@ -10,7 +10,8 @@ use std::collections::HashSet;
 use indexmap::IndexMap;
 
 use super::expr::Outcome;
-use super::finding::{CheckResult, Finding, Instruction, Location, Measure, Skip};
+use super::finding::{CheckResult, Estimate, Finding, Instruction, Location, Measure, Skip};
+use super::impact;
 use super::pack::{Candidate, Rule, Scope, Severity, SourceSum, Variant};
 use crate::ingest::metric_name;
 use crate::model::{Form, Kernel, Report, SourceRow, SourceView, label_key};
@@ -102,6 +103,11 @@ impl<'r> Checker<'r> {
         let context = Context {
             columns: &self.columns,
         };
+        let kernel_ns = impact::kernel_ns(kernel, &context);
+        if self.result.kernel_ns.len() <= index {
+            self.result.kernel_ns.resize(index + 1, None);
+        }
+        self.result.kernel_ns[index] = kernel_ns;
         for active in self.rules {
             let rule = &active.rule;
             if !rule.forms.is_empty() && !rule.forms.iter().any(|f| self.forms.contains(f)) {
@@ -116,7 +122,7 @@ impl<'r> Checker<'r> {
             if !cc_applies(rule, kernel) {
                 continue;
             }
-            match evaluate(kernel, index, active, &context) {
+            match evaluate(kernel, index, active, kernel_ns, &context) {
                 Evaluation::Evaluated(found, measured) => {
                     self.result.findings.extend(found);
                     if let Some(quantity) = &rule.quantity {
@@ -147,11 +153,19 @@ impl<'r> Checker<'r> {
 pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
     let mut keys = rustc_hash::FxHashSet::default();
     let mut source_columns = rustc_hash::FxHashSet::default();
+    let time = impact::kernel_time_candidates();
     let candidates = rules
         .iter()
         .flat_map(|r| r.rule.variants.iter())
         .flat_map(|v| v.inputs.values().chain(v.optional.values()))
-        .flatten();
+        .chain(
+            rules
+                .iter()
+                .flat_map(|r| r.rule.impact.iter())
+                .flat_map(|i| i.inputs.values()),
+        )
+        .flatten()
+        .chain(time.iter());
     for candidate in candidates {
         match candidate {
             Candidate::Metric(name) => {
@@ -239,7 +253,7 @@ fn cc_applies(rule: &Rule, kernel: &Kernel) -> bool {
 }
 
 /// What evaluation needs beyond the kernel.
-struct Context<'a> {
+pub(super) struct Context<'a> {
     /// Source-page columns present in any block of the report: a block
     /// without one of these has no such activity (ncu drops all-zero
     /// columns), which reads as zero, not as missing.
@@ -259,6 +273,7 @@ fn evaluate(
     kernel: &Kernel,
     index: usize,
     active: &ActiveRule,
+    kernel_ns: Option<f64>,
     context: &Context<'_>,
 ) -> Evaluation {
     let rule = &active.rule;
@@ -304,7 +319,8 @@ fn evaluate(
             return Evaluation::Evaluated(Vec::new(), quantity);
         }
         let owned = values.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect();
-        let found = findings(kernel, index, active, variant, owned);
+        let estimate = impact::estimate(kernel, active, &owned, kernel_ns, context);
+        let found = findings(kernel, index, active, variant, owned, estimate);
         return Evaluation::Evaluated(found, quantity);
     }
     Evaluation::Missing(first_missing.unwrap_or_default())
@@ -316,10 +332,11 @@ fn findings(
     active: &ActiveRule,
     variant: &Variant,
     values: IndexMap<String, Option<f64>>,
+    estimate: Estimate,
 ) -> Vec<Finding> {
     let rule = &active.rule;
     let (severity, message) = severity_and_message(active, variant, &values);
-    let base = Finding {
+    let mut base = Finding {
         rule: rule.id.clone(),
         severity,
         kernel: index,
@@ -331,7 +348,9 @@ fn findings(
         values,
         variant: variant.name.clone(),
         origin: kernel.origin,
+        estimate,
     };
+    impact::apply_threshold(&mut base, active);
     let (Scope::Line, Some(_), Some(_)) = (rule.scope, &rule.lines, &kernel.source) else {
         return vec![base];
     };
@@ -409,6 +428,7 @@ fn place_on_lines(kernel: &Kernel, active: &ActiveRule, base: &Finding) -> Vec<F
                 sass: row.text.trim().to_owned(),
             });
             finding.values.insert("line_share".into(), Some(share));
+            finding.estimate = base.estimate.scaled(share);
             finding.message.push_str(&format!(
                 "; line {} holds {} of it",
                 l.line,
@@ -514,7 +534,12 @@ impl RowMatcher {
 }
 
 /// The value of an input for a kernel: the first candidate present.
-fn resolve(kernel: &Kernel, candidates: &[Candidate], context: &Context<'_>) -> Option<f64> {
+/// The first of `candidates` the kernel has.
+pub(super) fn resolve(
+    kernel: &Kernel,
+    candidates: &[Candidate],
+    context: &Context<'_>,
+) -> Option<f64> {
     candidates.iter().find_map(|c| match c {
         Candidate::Metric(name) => kernel.number(name),
         Candidate::Label { section, label } => metric_name(section, "", label)

@@ -85,6 +85,43 @@ pub fn to_text(active: &ActiveRule) -> String {
             let _ = writeln!(out, "  {name}: {}", list.join(", or "));
         }
     }
+    if !rule.impact.is_empty() {
+        out.push_str(&impact_text(active));
+    }
+    out
+}
+
+/// How a finding's worth is estimated: each impact formula with its
+/// inputs and reason, and the threshold under which a finding is a note.
+fn impact_text(active: &ActiveRule) -> String {
+    let mut out = String::from(
+        "\n## What a fix is worth (first estimate whose inputs a kernel has is used)\n",
+    );
+    out.push_str(
+        "saved_ns = gpu__time_duration.sum x speedup; a line's share of the finding takes that share of it.\n",
+    );
+    if let Some(least) = active.params.get(super::pack::MIN_SPEEDUP) {
+        let _ = writeln!(
+            out,
+            "A finding whose speedup is under min_speedup = {least} of its kernel is a note.",
+        );
+    }
+    for impact in &active.rule.impact {
+        let _ = writeln!(out, "{}:", impact.name);
+        if let Some(speedup) = &impact.speedup_text {
+            let _ = writeln!(out, "  speedup = {speedup}");
+        }
+        if impact.bytes.is_some() {
+            let _ = writeln!(out, "  (and the bytes it wastes, for ranking)");
+        }
+        for (name, candidates) in &impact.inputs {
+            let list: Vec<String> = candidates.iter().map(candidate_text).collect();
+            let _ = writeln!(out, "  {name}: {}", list.join(", or "));
+        }
+        if !impact.why.is_empty() {
+            let _ = writeln!(out, "  why: {}", impact.why);
+        }
+    }
     out
 }
 
@@ -103,6 +140,12 @@ pub fn to_json(active: &ActiveRule) -> Json {
             "default": rule.params[k].default,
             "description": rule.params[k].description,
         }))).collect::<serde_json::Map<_, _>>(),
+        "impact": rule.impact.iter().map(|i| json!({
+            "name": i.name,
+            "speedup": i.speedup_text,
+            "why": i.why,
+            "inputs": i.inputs.iter().map(|(k, c)| (k.clone(), json!(c.iter().map(candidate_text).collect::<Vec<_>>()))).collect::<serde_json::Map<_, _>>(),
+        })).collect::<Vec<_>>(),
         "variants": rule.variants.iter().map(|v| json!({
             "name": v.name,
             "why": v.why,

@@ -54,6 +54,39 @@ pub struct Finding {
     pub variant: String,
     /// The export row the kernel was read from.
     pub origin: Origin,
+    /// What fixing it is worth.
+    pub estimate: Estimate,
+}
+
+/// What fixing a finding is worth: the fraction of its kernel's time the
+/// waste costs, that time in nanoseconds, and the bytes moved for nothing.
+/// Each is `None` where the export does not tell.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Estimate {
+    /// The kernel's GPU time (`gpu__time_duration.sum`).
+    pub kernel_ns: Option<f64>,
+    /// The share of that time a fix saves, 0 to 1.
+    pub speedup: Option<f64>,
+    /// `kernel_ns × speedup`.
+    pub saved_ns: Option<f64>,
+    /// Bytes the waste moves.
+    pub bytes: Option<f64>,
+    /// Which of the rule's impact estimates was used.
+    #[serde(skip)]
+    pub basis: Option<String>,
+}
+
+impl Estimate {
+    /// The estimate for a part of the finding (a CUDA line's share).
+    pub fn scaled(&self, share: f64) -> Estimate {
+        Estimate {
+            kernel_ns: self.kernel_ns,
+            speedup: self.speedup.map(|s| s * share),
+            saved_ns: self.saved_ns.map(|s| s * share),
+            bytes: self.bytes.map(|b| b * share),
+            basis: self.basis.clone(),
+        }
+    }
 }
 
 /// A rule that could not be evaluated for some kernels.
@@ -80,6 +113,18 @@ pub struct CheckResult {
     pub kernels: usize,
     /// Each rule's deciding quantity for each kernel it was evaluated on.
     pub measures: Vec<Measure>,
+    /// Each kernel's GPU time in nanoseconds, by kernel index, where known.
+    pub kernel_ns: Vec<Option<f64>>,
+}
+
+impl CheckResult {
+    /// The GPU time of all results checked, where each has a duration.
+    pub fn profile_ns(&self) -> Option<f64> {
+        if self.kernel_ns.is_empty() {
+            return None;
+        }
+        self.kernel_ns.iter().copied().sum()
+    }
 }
 
 /// Items (findings, measures) of each of `kernels` kernels, by kernel

@@ -16,6 +16,7 @@ pub mod explain;
 pub mod expr;
 pub mod extends;
 pub mod finding;
+mod impact;
 pub mod pack;
 pub mod packtest;
 pub mod rule;

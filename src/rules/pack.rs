@@ -30,9 +30,13 @@ use serde::Deserialize;
 
 use super::error::PackProblem;
 pub use super::rule::{
-    Candidate, Docs, Downgrade, LineSpec, Param, Quantity, Rule, Scope, SourceSum, Variant,
+    Candidate, Docs, Downgrade, Impact, LineSpec, Param, Quantity, Rule, Scope, SourceSum, Variant,
 };
 pub use super::severity::Severity;
+
+/// The parameter that holds a rule's worth-it threshold: a finding whose
+/// estimated speedup is below it is a note.
+pub const MIN_SPEEDUP: &str = "min_speedup";
 pub use super::validate::load_pack;
 
 /// A validated pack.

@@ -149,6 +149,8 @@ pub struct Rule {
     pub details: Vec<Template>,
     /// When a finding is only a note.
     pub downgrade: Option<Downgrade>,
+    /// Ways to estimate what a fix is worth, in order of preference.
+    pub impact: Vec<Impact>,
     /// Placement on lines, for line-scoped rules.
     pub lines: Option<LineSpec>,
     /// The deciding quantity, compared by `ncu-lint diff`.
@@ -162,4 +164,25 @@ pub struct Rule {
     pub forms: Vec<Form>,
     /// Documentation.
     pub docs: Docs,
+}
+
+/// One way to estimate what fixing a finding is worth: the fraction of the
+/// kernel's time the waste costs (`speedup`), from the finding's values and
+/// inputs of its own, and the bytes it moves for nothing. The first whose
+/// inputs a kernel has is the one used.
+#[derive(Debug, Clone)]
+pub struct Impact {
+    /// What it is based on (`L2 busy cycles`).
+    pub name: String,
+    /// Inputs beyond the finding's values, all required.
+    pub inputs: IndexMap<String, Vec<Candidate>>,
+    /// The fraction of the kernel's time a fix saves (clamped to 0..1);
+    /// `None` for an estimate of the bytes alone.
+    pub speedup: Option<Expr>,
+    /// That expression as written.
+    pub speedup_text: Option<String>,
+    /// The bytes the waste moves, for ranking where there is no duration.
+    pub bytes: Option<Expr>,
+    /// Why the formula measures the cost, shown by `explain`.
+    pub why: String,
 }

@@ -52,6 +52,8 @@ pub(super) struct RawManifest {
     pub(super) min_ncu_lint: Option<Spanned<String>>,
     #[serde(default)]
     pub(super) extends: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub(super) min_speedup: Option<Spanned<f64>>,
 }
 
 #[derive(Deserialize)]
@@ -78,6 +80,8 @@ pub(super) struct RawRule {
     pub(super) details: Vec<Spanned<String>>,
     #[serde(default)]
     pub(super) downgrade: Option<RawDowngrade>,
+    #[serde(default)]
+    pub(super) impact: Vec<RawImpact>,
     #[serde(default)]
     pub(super) lines: Option<RawLines>,
     #[serde(default)]
@@ -203,4 +207,19 @@ impl RawExports {
             RawExports::Several(sets) => sets,
         }
     }
+}
+
+/// One way to estimate what fixing a finding is worth (`[[rule.impact]]`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawImpact {
+    pub(super) name: Spanned<String>,
+    #[serde(default)]
+    pub(super) inputs: IndexMap<String, Spanned<Vec<RawCandidate>>>,
+    #[serde(default)]
+    pub(super) speedup: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) bytes: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) why: String,
 }

@@ -4,6 +4,16 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+/// The rules of the built-in pack.
+pub const RULES: [&str; 6] = [
+    "shared-bank-conflict",
+    "global-load-efficiency",
+    "global-store-efficiency",
+    "sector-waste",
+    "register-spill",
+    "local-memory",
+];
+
 /// Absolute path of a file under fixtures/, as a string for the importer.
 pub fn fixture(relative: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

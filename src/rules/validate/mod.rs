@@ -18,6 +18,18 @@ use super::pack::{Candidate, Override, Pack, PackTest, Rule, SourceSum};
 use super::schema::{RawCandidate, RawManifest, RawPack, RawRule};
 use super::template::Template;
 
+/// The share of a kernel's time below which a finding is a note, unless
+/// the pack's `min_speedup` says otherwise.
+const DEFAULT_MIN_SPEEDUP: f64 = 0.01;
+
+/// What a pack gives each of its rules.
+struct PackDefaults {
+    /// The pack's name.
+    name: String,
+    /// The worth-it threshold, for rules that estimate their impact.
+    min_speedup: f64,
+}
+
 /// Loads and validates a pack from its text. `name` names it in diagnostics
 /// (its path). Warnings (unknown metric names) do not refuse a pack; they
 /// are returned in [`Pack::warnings`].
@@ -46,11 +58,11 @@ pub fn load_pack(name: &str, text: &str) -> Result<Pack, PackError> {
                 .collect()
         })
         .unwrap_or_default();
-    let (pack_name, version, description) = validator.manifest(raw.pack);
-    let rules = validator.rules(raw.rule, &pack_name);
+    let (defaults, version, description) = validator.manifest(raw.pack);
+    let rules = validator.rules(raw.rule, &defaults);
     let warnings = validator.outcome()?;
     Ok(Pack {
-        name: pack_name,
+        name: defaults.name,
         version,
         description,
         rules,
@@ -137,16 +149,34 @@ impl Validator<'_> {
         })
     }
 
-    /// The pack's name, version and description; a pack without `[pack]`
-    /// is named by its file. Refuses a pack that needs a newer ncu-lint.
-    fn manifest(&mut self, manifest: Option<RawManifest>) -> (String, String, String) {
+    /// What the pack gives its rules, its version and description; a pack
+    /// without `[pack]` is named by its file. Refuses a pack that needs a
+    /// newer ncu-lint.
+    fn manifest(&mut self, manifest: Option<RawManifest>) -> (PackDefaults, String, String) {
         let Some(manifest) = manifest else {
             let stem = self.name.rsplit('/').next().unwrap_or(self.name);
-            return (
-                stem.trim_end_matches(".toml").to_owned(),
-                String::new(),
-                String::new(),
-            );
+            let defaults = PackDefaults {
+                name: stem.trim_end_matches(".toml").to_owned(),
+                min_speedup: DEFAULT_MIN_SPEEDUP,
+            };
+            return (defaults, String::new(), String::new());
+        };
+        let min_speedup = match &manifest.min_speedup {
+            Some(value) if !(0.0..=1.0).contains(value.get_ref()) => {
+                self.push(
+                    ProblemKind::BadValue,
+                    format!(
+                        "min_speedup {} is not a share between 0 and 1",
+                        value.get_ref()
+                    ),
+                    value.span(),
+                    "a share of the kernel's time",
+                    None,
+                );
+                DEFAULT_MIN_SPEEDUP
+            }
+            Some(value) => *value.get_ref(),
+            None => DEFAULT_MIN_SPEEDUP,
         };
         if let Some(min) = &manifest.min_ncu_lint {
             if version_less(env!("CARGO_PKG_VERSION"), min.get_ref()) {
@@ -163,15 +193,19 @@ impl Validator<'_> {
                 );
             }
         }
+        let defaults = PackDefaults {
+            name: manifest.name.into_inner(),
+            min_speedup,
+        };
         (
-            manifest.name.into_inner(),
+            defaults,
             manifest.version.unwrap_or_default(),
             manifest.description.unwrap_or_default(),
         )
     }
 
     /// The rules that validate; ids must be kebab-case and unique.
-    fn rules(&mut self, raw: Vec<RawRule>, pack: &str) -> Vec<Rule> {
+    fn rules(&mut self, raw: Vec<RawRule>, pack: &PackDefaults) -> Vec<Rule> {
         let mut seen: HashMap<String, Range<usize>> = HashMap::new();
         let mut rules = Vec::new();
         for raw_rule in raw {

@@ -7,15 +7,17 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 use toml::Spanned;
 
+use super::PackDefaults;
 use super::{Validator, candidate};
 use crate::model::Form;
 use crate::rules::error::ProblemKind;
 use crate::rules::expr::{self, Type};
 use crate::rules::pack::{
-    Candidate, Docs, Downgrade, LineSpec, Param, Quantity, Rule, Scope, Severity, Variant,
+    Candidate, Docs, Downgrade, Impact, LineSpec, MIN_SPEEDUP, Param, Quantity, Rule, Scope,
+    Severity, Variant,
 };
 use crate::rules::schema::{
-    RawCc, RawDocs, RawDowngrade, RawLines, RawParam, RawQuantity, RawRule, RawVariant,
+    RawCc, RawDocs, RawDowngrade, RawImpact, RawLines, RawParam, RawQuantity, RawRule, RawVariant,
 };
 use crate::rules::template::Template;
 
@@ -33,12 +35,26 @@ struct Variants {
 
 impl Validator<'_> {
     /// A rule, or `None` (with its problems pushed) when it does not validate.
-    pub(super) fn rule(&mut self, mut raw: RawRule, pack: &str) -> Option<Rule> {
+    pub(super) fn rule(&mut self, mut raw: RawRule, pack: &PackDefaults) -> Option<Rule> {
         let errors_before = self.errors();
         let severity = self.severity(&raw.severity);
         let scope = self.scope(raw.scope.as_ref());
-        let params = self.params(&raw.params);
+        let mut params = self.params(&raw.params);
         let variants = self.variants(&mut raw, &params);
+        let impact: Vec<Impact> = raw
+            .impact
+            .iter()
+            .filter_map(|i| self.impact(i, &variants.anywhere, &params))
+            .collect();
+        if !impact.is_empty() && !params.contains_key(MIN_SPEEDUP) {
+            params.insert(
+                MIN_SPEEDUP.to_owned(),
+                Param {
+                    default: pack.min_speedup,
+                    description: "Estimated share of the kernel's time below which a finding is a note, not worth failing a gate.".to_owned(),
+                },
+            );
+        }
         let details: Vec<Template> = raw
             .details
             .iter()
@@ -76,7 +92,7 @@ impl Validator<'_> {
         Some(Rule {
             id: raw.id.into_inner(),
             title: raw.title.into_inner(),
-            pack: pack.to_owned(),
+            pack: pack.name.clone(),
             severity: severity?,
             scope,
             params,
@@ -86,6 +102,7 @@ impl Validator<'_> {
             message: Template::parse(raw.message.get_ref()).ok()?,
             details,
             downgrade,
+            impact,
             lines,
             quantity,
             sections: raw.sections,
@@ -251,6 +268,40 @@ impl Validator<'_> {
             why: rv.why,
         };
         (variant, names)
+    }
+
+    /// One way to estimate a finding's worth: its inputs, and expressions
+    /// over them, the finding's values and the parameters.
+    fn impact(
+        &mut self,
+        raw: &RawImpact,
+        values: &Names,
+        params: &IndexMap<String, Param>,
+    ) -> Option<Impact> {
+        let mut names = values.clone();
+        names.extend(params.keys().map(|k| (k.clone(), Type::Number)));
+        let inputs: IndexMap<String, Vec<Candidate>> = raw
+            .inputs
+            .iter()
+            .map(|(k, v)| (k.clone(), self.candidates(v)))
+            .collect();
+        names.extend(inputs.keys().map(|k| (k.clone(), Type::Number)));
+        let speedup = match &raw.speedup {
+            Some(s) => Some(self.expression(s, &names, Type::Number)?),
+            None => None,
+        };
+        let bytes = match &raw.bytes {
+            Some(b) => Some(self.expression(b, &names, Type::Number)?),
+            None => None,
+        };
+        Some(Impact {
+            name: raw.name.get_ref().clone(),
+            inputs,
+            speedup,
+            speedup_text: raw.speedup.as_ref().map(|s| s.get_ref().clone()),
+            bytes,
+            why: raw.why.clone(),
+        })
     }
 
     fn downgrade(&mut self, raw: &RawDowngrade, names: &Names) -> Option<Downgrade> {

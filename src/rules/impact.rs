@@ -1,0 +1,105 @@
+//! What fixing a finding is worth: the kernel's duration times the share of
+//! it the waste costs, as the rule's `[[rule.impact]]` estimates it (the
+//! busy fraction of the unit the waste loads times the waste's share of
+//! that unit's traffic, as Nsight Compute's memory rules estimate their
+//! speedups). A finding under its rule's `min_speedup` is a note.
+
+use super::engine::{Context, resolve};
+use super::expr::Outcome;
+use super::finding::Estimate;
+use super::pack::{Candidate, Impact, MIN_SPEEDUP};
+use super::{ActiveRule, Finding, Severity, template};
+use crate::model::Kernel;
+
+/// Where a kernel's duration is read from: the raw page's metric, or the
+/// Speed Of Light section's "Duration" on the details page.
+pub(super) fn kernel_time_candidates() -> [Candidate; 2] {
+    [
+        Candidate::Metric("gpu__time_duration.sum".to_owned()),
+        Candidate::Label {
+            section: "GPU Speed Of Light Throughput".to_owned(),
+            label: "Duration".to_owned(),
+        },
+    ]
+}
+
+/// The kernel's GPU time in nanoseconds, where the export has it.
+pub(super) fn kernel_ns(kernel: &Kernel, context: &Context<'_>) -> Option<f64> {
+    resolve(kernel, &kernel_time_candidates(), context).filter(|ns| *ns >= 0.0)
+}
+
+/// The estimate of the first impact whose inputs the kernel has; `values`
+/// are the finding's.
+pub(super) fn estimate(
+    kernel: &Kernel,
+    active: &ActiveRule,
+    values: &indexmap::IndexMap<String, Option<f64>>,
+    kernel_ns: Option<f64>,
+    context: &Context<'_>,
+) -> Estimate {
+    let mut estimate = Estimate {
+        kernel_ns,
+        ..Estimate::default()
+    };
+    for impact in &active.rule.impact {
+        let Some(own) = inputs(kernel, impact, context) else {
+            continue;
+        };
+        let lookup = |name: &str| {
+            own.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| *v)
+                .or_else(|| values.get(name).copied().flatten())
+        };
+        let number = |outcome: Outcome| outcome.as_number();
+        estimate.speedup = impact
+            .speedup
+            .as_ref()
+            .and_then(|s| number(s.eval(&lookup)))
+            .map(|s| s.clamp(0.0, 1.0));
+        estimate.bytes = impact
+            .bytes
+            .as_ref()
+            .and_then(|b| number(b.eval(&lookup)))
+            .map(|b| b.max(0.0));
+        estimate.basis = Some(impact.name.clone());
+        break;
+    }
+    estimate.saved_ns = match (estimate.kernel_ns, estimate.speedup) {
+        (Some(ns), Some(share)) => Some(ns * share),
+        _ => None,
+    };
+    estimate
+}
+
+/// The impact's own inputs for this kernel, or `None` when one is missing.
+fn inputs<'i>(
+    kernel: &Kernel,
+    impact: &'i Impact,
+    context: &Context<'_>,
+) -> Option<Vec<(&'i str, f64)>> {
+    impact
+        .inputs
+        .iter()
+        .map(|(name, candidates)| Some((name.as_str(), resolve(kernel, candidates, context)?)))
+        .collect()
+}
+
+/// Lowers a finding worth less than its rule's `min_speedup` of its kernel
+/// to a note, saying so.
+pub(super) fn apply_threshold(finding: &mut Finding, active: &ActiveRule) {
+    let (Some(speedup), Some(&least)) = (finding.estimate.speedup, active.params.get(MIN_SPEEDUP))
+    else {
+        return;
+    };
+    if speedup >= least || finding.severity == Severity::Note {
+        return;
+    }
+    finding.severity = Severity::Note;
+    let percent = |share: f64| template::format_number(share, template::Format::Percent(1));
+    finding.message.push_str(&format!(
+        " (a fix is worth about {} of the kernel's time, under the {} worth failing for)",
+        percent(speedup),
+        percent(least)
+    ));
+}

@@ -1,0 +1,168 @@
+//! Findings gathered for triage: one [`Group`] per kernel name and place
+//! (CUDA line, else the kernel), whatever the launch count and however many
+//! rules fire there, ranked by what a fix is worth across the profile.
+//!
+//! A group's worth adds up over its launches; within one launch the rules
+//! that fire at one place are views of one cause (a strided load is both low
+//! load efficiency and wasted sectors), so a launch counts its largest
+//! estimate once rather than their sum.
+
+use indexmap::IndexMap;
+
+use crate::model::kernel_name;
+use crate::rules::{CheckResult, Finding, Location, Severity};
+
+/// A place: the kernel's normalised name and its CUDA line (file, line),
+/// `None` for the kernel as a whole.
+pub type PlaceKey = (String, Option<(String, u32)>);
+
+/// What the findings of one launch at one place are worth: the largest
+/// estimate among them, of time and of bytes.
+#[derive(Debug, Clone, Copy, Default)]
+struct Worth {
+    ns: Option<f64>,
+    bytes: Option<f64>,
+}
+
+impl Worth {
+    /// For ordering: no estimate ranks below any.
+    fn key(self) -> (f64, f64) {
+        (self.ns.unwrap_or(-1.0), self.bytes.unwrap_or(-1.0))
+    }
+}
+
+/// The findings of one kernel name at one place.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Group {
+    /// The kernel's short name (no return type, parameters, long templates).
+    pub kernel: String,
+    /// The kernel's full name.
+    pub name: String,
+    /// The CUDA line, or `None` for findings about the kernel as a whole.
+    pub location: Option<Location>,
+    /// The rules that fire here, in order of first finding.
+    pub rules: Vec<String>,
+    /// Launches (profile results) with a finding here.
+    pub launches: usize,
+    /// Indices of the findings, in the check's order.
+    pub findings: Vec<usize>,
+    /// Estimated time a fix saves over all launches, in nanoseconds.
+    pub saved_ns: Option<f64>,
+    /// Bytes the waste moves over all launches.
+    pub bytes: Option<f64>,
+    /// The worst severity.
+    pub severity: Severity,
+    /// The launch whose findings are worth the most (kernel index).
+    pub worst_kernel: usize,
+}
+
+impl Group {
+    /// The place the group is at, as profiles are compared by.
+    pub fn key(&self) -> PlaceKey {
+        let line = self.location.as_ref().map(|l| (l.file.clone(), l.line));
+        (kernel_name::normalize(&self.name), line)
+    }
+
+    /// Whether every finding is a note: below what is worth a failing gate.
+    pub fn is_note(&self) -> bool {
+        self.severity == Severity::Note
+    }
+
+    /// The findings of the worst launch, by index.
+    pub fn worst_findings<'r>(&self, result: &'r CheckResult) -> Vec<&'r Finding> {
+        self.findings
+            .iter()
+            .map(|&i| &result.findings[i])
+            .filter(|f| f.kernel == self.worst_kernel)
+            .collect()
+    }
+}
+
+/// The groups of a check, ranked: by estimated time saved, then (where
+/// there is no duration) by bytes wasted, then by severity and size.
+pub fn groups(result: &CheckResult) -> Vec<Group> {
+    let mut by_place: IndexMap<PlaceKey, Vec<usize>> = IndexMap::new();
+    for (i, finding) in result.findings.iter().enumerate() {
+        let place = finding.location.as_ref().map(|l| (l.file.clone(), l.line));
+        by_place
+            .entry((kernel_name::normalize(&finding.kernel_name), place))
+            .or_default()
+            .push(i);
+    }
+    let mut groups: Vec<Group> = by_place
+        .into_values()
+        .map(|indices| group(result, indices))
+        .collect();
+    groups.sort_by(|a, b| {
+        let key = |g: &Group| {
+            Worth {
+                ns: g.saved_ns,
+                bytes: g.bytes,
+            }
+            .key()
+        };
+        let (a_ns, a_bytes) = key(a);
+        let (b_ns, b_bytes) = key(b);
+        b_ns.total_cmp(&a_ns)
+            .then(b_bytes.total_cmp(&a_bytes))
+            .then(b.severity.cmp(&a.severity))
+            .then(b.findings.len().cmp(&a.findings.len()))
+            .then(a.findings[0].cmp(&b.findings[0]))
+    });
+    groups
+}
+
+/// One group from the indices of its findings.
+fn group(result: &CheckResult, indices: Vec<usize>) -> Group {
+    let findings: Vec<&Finding> = indices.iter().map(|&i| &result.findings[i]).collect();
+    let first = findings[0];
+    let mut rules: Vec<String> = Vec::new();
+    let mut launches: IndexMap<usize, Worth> = IndexMap::new();
+    for f in &findings {
+        if !rules.contains(&f.rule) {
+            rules.push(f.rule.clone());
+        }
+        let worth = launches.entry(f.kernel).or_default();
+        worth.ns = max(worth.ns, f.estimate.saved_ns);
+        worth.bytes = max(worth.bytes, f.estimate.bytes);
+    }
+    let total = |pick: fn(&Worth) -> Option<f64>| {
+        launches
+            .values()
+            .filter_map(pick)
+            .fold(None, |total: Option<f64>, v| Some(total.unwrap_or(0.0) + v))
+    };
+    let worst_kernel = launches
+        .iter()
+        .max_by(|(ka, a), (kb, b)| {
+            let ((a_ns, a_b), (b_ns, b_b)) = (a.key(), b.key());
+            a_ns.total_cmp(&b_ns)
+                .then(a_b.total_cmp(&b_b))
+                .then(kb.cmp(ka))
+        })
+        .map_or(first.kernel, |(k, _)| *k);
+    Group {
+        kernel: kernel_name::short(&first.kernel_name),
+        name: first.kernel_name.clone(),
+        location: first.location.clone(),
+        rules,
+        launches: launches.len(),
+        saved_ns: total(|w| w.ns),
+        bytes: total(|w| w.bytes),
+        severity: findings
+            .iter()
+            .map(|f| f.severity)
+            .max()
+            .unwrap_or(Severity::Note),
+        worst_kernel,
+        findings: indices,
+    }
+}
+
+fn max(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.max(y)),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
