@@ -133,7 +133,11 @@ pub(crate) fn profile(args: ProfileArgs) -> miette::Result<ExitCode> {
     let ncu_path = ncu::find(args.input.ncu.as_deref()).ok_or(CliError::NoNcu)?;
     let mut sections: Vec<String> = Vec::new();
     if !args.set_full {
-        for section in linter.rules().iter().flat_map(|r| &r.rule.sections) {
+        let rules = linter.rules().iter().map(|r| &r.rule);
+        let impact = rules
+            .clone()
+            .flat_map(|r| r.impact.iter().flat_map(|i| &i.sections));
+        for section in rules.flat_map(|r| &r.sections).chain(impact) {
             if !sections.contains(section) {
                 sections.push(section.clone());
             }

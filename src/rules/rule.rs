@@ -185,4 +185,7 @@ pub struct Impact {
     pub bytes: Option<Expr>,
     /// Why the formula measures the cost, shown by `explain`.
     pub why: String,
+    /// The Nsight Compute sections its inputs come from (`ncu-lint
+    /// profile` collects them).
+    pub sections: Vec<String>,
 }

@@ -222,4 +222,6 @@ pub(super) struct RawImpact {
     pub(super) bytes: Option<Spanned<String>>,
     #[serde(default)]
     pub(super) why: String,
+    #[serde(default)]
+    pub(super) sections: Vec<String>,
 }

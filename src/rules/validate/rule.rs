@@ -301,6 +301,7 @@ impl Validator<'_> {
             speedup_text: raw.speedup.as_ref().map(|s| s.get_ref().clone()),
             bytes,
             why: raw.why.clone(),
+            sections: raw.sections.clone(),
         })
     }
 
