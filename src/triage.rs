@@ -109,7 +109,27 @@ pub fn groups(result: &CheckResult) -> Vec<Group> {
             .then(b.findings.len().cmp(&a.findings.len()))
             .then(a.findings[0].cmp(&b.findings[0]))
     });
+    tell_apart(&mut groups);
     groups
+}
+
+/// Numbers short names that stand for more than one kernel (`#2`, in rank
+/// order), so that each row names one kernel; `--full-names` shows them.
+fn tell_apart(groups: &mut [Group]) {
+    let mut kernels: IndexMap<String, Vec<String>> = IndexMap::new();
+    for g in groups.iter() {
+        let names = kernels.entry(g.kernel.clone()).or_default();
+        if !names.contains(&g.name) {
+            names.push(g.name.clone());
+        }
+    }
+    for g in groups.iter_mut() {
+        let names = &kernels[&g.kernel];
+        if names.len() > 1 {
+            let n = names.iter().position(|n| n == &g.name).unwrap_or(0) + 1;
+            g.kernel = format!("{} #{n}", g.kernel);
+        }
+    }
 }
 
 /// One group from the indices of its findings.

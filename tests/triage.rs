@@ -356,3 +356,58 @@ fn diff_compares_the_time_to_gain_at_each_place() {
     let same = ncu_lint(&["diff", "--no-config", &raw, "--against", &raw]);
     assert_eq!(same.status.code(), Some(0));
 }
+
+/// The pages of a real training step (`fixtures/step/`): 235 launches.
+fn training_step() -> Vec<String> {
+    [
+        "step/raw.csv.xz",
+        "step/source.csv.xz",
+        "step/session.csv.xz",
+    ]
+    .iter()
+    .map(|f| fixture(f))
+    .collect()
+}
+
+#[test]
+fn a_training_step_reads_in_one_sitting() {
+    let step = training_step();
+    let mut args = vec!["check", "--no-config"];
+    args.extend(step.iter().map(String::as_str));
+    let out = ncu_lint(&args);
+    let text = stdout(&out);
+    assert!(text.contains("235 kernels"), "{text}");
+    assert!(
+        text.lines().count() <= 200,
+        "{} lines",
+        text.lines().count()
+    );
+    insta::assert_snapshot!(table(&text));
+}
+
+#[test]
+fn waste_on_a_tma_gemms_sliver_of_lsu_traffic_is_a_note() {
+    // cuBLAS's nvjet_sm90 GEMMs move their tiles with TMA; their LSU loads
+    // (the bias) are inefficient, and a sliver of the L2's sectors: worth a
+    // fraction of a percent of the kernel, so a note.
+    let step = training_step();
+    let mut args: Vec<&str> = step.iter().map(String::as_str).collect();
+    args.push("--all");
+    let doc = json(&args);
+    let gemms: Vec<&Value> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| {
+            f["kernel"]["name"]
+                .as_str()
+                .unwrap()
+                .starts_with("nvjet_sm90")
+        })
+        .collect();
+    assert!(gemms.len() >= 4, "{}", gemms.len());
+    for f in gemms {
+        assert_eq!(f["severity"], "note", "{f}");
+        assert!(f["impact"]["speedup"].as_f64().unwrap() < 0.005, "{f}");
+    }
+}

@@ -40,27 +40,29 @@ pub fn normalize(name: &str) -> String {
 const SHORT_TEMPLATE: usize = 32;
 
 /// A kernel name short enough for a table: no return type, no parameter
-/// list, no casts in template arguments, namespaces dropped inside them,
-/// and long argument lists cut to the arguments that fit (`…` for the rest).
+/// list, no namespaces, no casts in template arguments, and long argument
+/// lists cut to the arguments that fit (`…` for the rest).
 ///
 /// ```
 /// use ncu_lint::model::kernel_name::short;
 /// assert_eq!(short("void smem_stride<float, 2>(float *, int)"), "smem_stride<float, 2>");
 /// assert_eq!(
 ///     short("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, at::detail::Array<char *, 1>>(int, T2, T3)"),
-///     "at::native::vectorized_elementwise_kernel<4, FillFunctor<float>, …>"
+///     "vectorized_elementwise_kernel<4, FillFunctor<float>, …>"
 /// );
 /// ```
 pub fn short(name: &str) -> String {
     let uncast = CAST.replace_all(name.trim(), "$1");
-    let name = uncast.as_ref();
-    let head = &name[..parameter_list(name).unwrap_or(name.len())];
+    let name = uncast
+        .replace("(anonymous namespace)::", "")
+        .replace("<unnamed>::", "");
+    let head = &name[..parameter_list(&name).unwrap_or(name.len())];
     let head = head.trim_end();
     let function = match last_top_level_space(head) {
         Some(i) => &head[i + 1..],
         None => head,
     };
-    let short = shorten_templates(function);
+    let short = shorten_templates(without_namespace(function));
     if short.is_empty() {
         name.to_owned()
     } else {
@@ -107,6 +109,16 @@ fn last_top_level_space(head: &str) -> Option<usize> {
         }
     }
     last
+}
+
+/// `at::native::kernel<args>` as `kernel<args>`: the qualifiers before the
+/// function's own name, outside its template arguments.
+fn without_namespace(function: &str) -> &str {
+    let end = function.find('<').unwrap_or(function.len());
+    match function[..end].rfind("::") {
+        Some(i) => &function[i + 2..],
+        None => function,
+    }
 }
 
 /// `name<args>` with each top-level argument list shortened.
@@ -234,11 +246,15 @@ mod tests {
             ),
             (
                 "void (anonymous namespace)::softmax_warp_forward<float, float, float, 10, false>(float *, const float *, int, int, int)",
-                "(anonymous namespace)::softmax_warp_forward<float, float, float, 10, false>",
+                "softmax_warp_forward<float, float, float, 10, false>",
             ),
             (
                 "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_64x4_tn_align8>(T1::Params)",
-                "cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_64x4_tn_align8>",
+                "Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_64x4_tn_align8>",
+            ),
+            (
+                "void at::<unnamed>::CatArrayBatchedCopy<at::<unnamed>::OpaqueType<2>, unsigned int, 3, 64, 64>(T1 *, int)",
+                "CatArrayBatchedCopy<OpaqueType<2>, unsigned int, 3, …>",
             ),
             ("ampere_sgemm_128x64_nn", "ampere_sgemm_128x64_nn"),
         ];

@@ -9,7 +9,7 @@ use crate::report::units::{bytes, duration, share};
 use crate::triage::Group;
 
 /// The widest a kernel name gets in the table before it is cut.
-const NAME_WIDTH: usize = 40;
+const NAME_WIDTH: usize = 56;
 
 /// The table of `groups`, in their order.
 pub(super) fn render(groups: &[&Group], profile_ns: Option<f64>, style: Style) -> String {
