@@ -37,6 +37,7 @@ pub mod diff;
 pub mod dump;
 pub mod ingest;
 pub mod lint;
+pub mod memory_model;
 pub mod model;
 pub mod ncu;
 pub mod report;

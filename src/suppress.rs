@@ -87,6 +87,7 @@ pub fn apply(result: &mut CheckResult, report: &Report, sources: &CudaSource<'_>
             variant: "suppressions".to_owned(),
             origin: crate::model::Origin::default(),
             estimate: Default::default(),
+            fix: None,
         });
     }
 }

@@ -48,6 +48,7 @@ pub(super) fn findings(
                 variant: format!("Nsight Compute {} rule", rule.kind),
                 origin: rule.origin,
                 estimate: estimate(kernel_ns.get(index).copied().flatten(), rule.speedup),
+                fix: None,
             });
         }
     }

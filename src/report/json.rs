@@ -59,6 +59,7 @@ struct FindingJson<'a> {
     variant: &'a str,
     export: ExportJson<'a>,
     impact: Option<ImpactJson>,
+    fix: Option<&'a str>,
 }
 
 /// A place with findings, ranked by what a fix is worth.
@@ -148,6 +149,7 @@ impl<'a> FindingJson<'a> {
                 path: report.export_path(&f.origin),
                 line: f.origin.line,
             },
+            fix: f.fix.as_deref(),
             impact: f.estimate.kernel_ns.map(|kernel_ns| ImpactJson {
                 kernel_ns,
                 speedup: f.estimate.speedup,

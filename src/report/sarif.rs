@@ -133,6 +133,8 @@ struct Fingerprints {
 struct Properties<'a> {
     kernel_id: Option<u64>,
     values: &'a IndexMap<String, Option<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<&'a str>,
 }
 
 impl<'a> SarifResult<'a> {
@@ -148,7 +150,12 @@ impl<'a> SarifResult<'a> {
             level: finding.severity.name(),
             rank: rank(finding, context.result.profile_ns()),
             message: Text {
-                text: format!("{}: {}", finding.kernel_name, finding.message),
+                text: match &finding.fix {
+                    Some(fix) => {
+                        format!("{}: {}\nFix: {fix}", finding.kernel_name, finding.message)
+                    }
+                    None => format!("{}: {}", finding.kernel_name, finding.message),
+                },
             },
             locations: [Location {
                 physical_location: PhysicalLocation {
@@ -166,6 +173,7 @@ impl<'a> SarifResult<'a> {
             properties: Properties {
                 kernel_id: finding.kernel_id,
                 values: &finding.values,
+                fix: finding.fix.as_deref(),
             },
         }
     }

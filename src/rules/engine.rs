@@ -11,8 +11,8 @@ use indexmap::IndexMap;
 
 use super::expr::Outcome;
 use super::finding::{CheckResult, Estimate, Finding, Instruction, Location, Measure, Skip};
-use super::impact;
 use super::pack::{Candidate, Rule, Scope, Severity, SourceSum, Variant};
+use super::{diagnose, impact};
 use crate::ingest::metric_name;
 use crate::model::{Form, Kernel, Report, SourceRow, SourceView, label_key};
 use crate::value::Value;
@@ -179,6 +179,10 @@ pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
             }
             Candidate::Source(sum) => source_columns.extend(sum_columns(sum)),
         }
+    }
+    if rules.iter().any(|r| r.rule.analysis.is_some()) {
+        keys.extend(diagnose::WIDTH_METRICS.iter().map(|(m, _)| (*m).to_owned()));
+        source_columns.extend(diagnose::SOURCE_COLUMNS.iter().map(|c| (*c).to_owned()));
     }
     // Line placement reads its own source columns, which no input may name.
     for spec in rules.iter().filter_map(|r| r.rule.lines.as_ref()) {
@@ -349,17 +353,22 @@ fn findings(
         variant: variant.name.clone(),
         origin: kernel.origin,
         estimate,
+        fix: None,
     };
     impact::apply_threshold(&mut base, active);
-    let (Scope::Line, Some(_), Some(_)) = (rule.scope, &rule.lines, &kernel.source) else {
-        return vec![base];
+    let placed = match (rule.scope, &rule.lines, &kernel.source) {
+        (Scope::Line, Some(_), Some(_)) => place_on_lines(kernel, active, &base),
+        _ => Vec::new(),
     };
-    let placed = place_on_lines(kernel, active, &base);
-    if placed.is_empty() {
+    let mut found = if placed.is_empty() {
         vec![base]
     } else {
         placed
+    };
+    for finding in &mut found {
+        diagnose::apply(kernel, active, finding);
     }
+    found
 }
 
 /// The finding's severity (the variant's at most, lowered by the rule's

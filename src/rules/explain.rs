@@ -52,6 +52,13 @@ pub fn to_text(active: &ActiveRule) -> String {
     if !rule.docs.example.trim().is_empty() {
         let _ = writeln!(out, "## Example\n{}\n", rule.docs.example.trim_end());
     }
+    if !rule.docs.model.trim().is_empty() {
+        let _ = writeln!(
+            out,
+            "## How the cause is found\n{}\n",
+            rule.docs.model.trim()
+        );
+    }
     if !active.params.is_empty() {
         let _ = writeln!(out, "## Parameters");
         for (name, value) in &active.params {

@@ -56,6 +56,8 @@ pub struct Finding {
     pub origin: Origin,
     /// What fixing it is worth.
     pub estimate: Estimate,
+    /// The fix the data point to, where the rule computes one.
+    pub fix: Option<String>,
 }
 
 /// What fixing a finding is worth: the fraction of its kernel's time the

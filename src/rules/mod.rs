@@ -10,6 +10,7 @@
 //! ```
 
 pub mod catalog;
+mod diagnose;
 pub mod engine;
 pub mod error;
 pub mod explain;

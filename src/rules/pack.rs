@@ -30,7 +30,8 @@ use serde::Deserialize;
 
 use super::error::PackProblem;
 pub use super::rule::{
-    Candidate, Docs, Downgrade, Impact, LineSpec, Param, Quantity, Rule, Scope, SourceSum, Variant,
+    Analysis, Candidate, Docs, Downgrade, Fix, Impact, LineSpec, Param, Quantity, Rule, Scope,
+    SourceSum, Variant,
 };
 pub use super::severity::Severity;
 

@@ -112,6 +112,8 @@ pub struct Docs {
     pub fix: String,
     /// A CUDA example of the problem and the fix.
     pub example: String,
+    /// How the cause is found from the numbers, with a worked example.
+    pub model: String,
 }
 
 /// The value that says how well a kernel does on a rule, for diffs.
@@ -151,6 +153,10 @@ pub struct Rule {
     pub downgrade: Option<Downgrade>,
     /// Ways to estimate what a fix is worth, in order of preference.
     pub impact: Vec<Impact>,
+    /// Which memory-model analysis finds the cause.
+    pub analysis: Option<Analysis>,
+    /// Fixes computed from the values, the first that applies is used.
+    pub fixes: Vec<Fix>,
     /// Placement on lines, for line-scoped rules.
     pub lines: Option<LineSpec>,
     /// The deciding quantity, compared by `ncu-lint diff`.
@@ -188,4 +194,62 @@ pub struct Impact {
     /// The Nsight Compute sections its inputs come from (`ncu-lint
     /// profile` collects them).
     pub sections: Vec<String>,
+}
+
+/// The memory-model analysis of a rule's findings ([`super::diagnose`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Analysis {
+    /// Global loads: width, stride, misalignment.
+    GlobalLoad,
+    /// Global stores: the same.
+    GlobalStore,
+    /// Global loads or stores, whichever wastes more at the place.
+    Global,
+    /// Shared accesses: width, n-way conflict, wavefront geometry.
+    Shared,
+}
+
+impl Analysis {
+    /// The analysis named `text` in a pack.
+    pub fn parse(text: &str) -> Option<Analysis> {
+        match text {
+            "global-load" => Some(Analysis::GlobalLoad),
+            "global-store" => Some(Analysis::GlobalStore),
+            "global" => Some(Analysis::Global),
+            "shared" => Some(Analysis::Shared),
+            _ => None,
+        }
+    }
+
+    /// The values it adds to a finding.
+    pub fn names(self) -> &'static [&'static str] {
+        match self {
+            Analysis::Shared => &[
+                "access_bytes",
+                "conflict_ways",
+                "threads_per_wavefront",
+                "wavefronts_ideal",
+                "pad_to",
+            ],
+            _ => &[
+                "access_bytes",
+                "useful_bytes_per_sector",
+                "used_share",
+                "stride_bytes",
+                "stride_at_least",
+                "misaligned",
+                "fields",
+                "warp_bytes",
+            ],
+        }
+    }
+}
+
+/// A fix text computed from a finding's values.
+#[derive(Debug, Clone)]
+pub struct Fix {
+    /// When it applies; always when absent.
+    pub when: Option<Expr>,
+    /// The text; it applies only when every value it names is known.
+    pub text: Template,
 }

@@ -83,6 +83,10 @@ pub(super) struct RawRule {
     #[serde(default)]
     pub(super) impact: Vec<RawImpact>,
     #[serde(default)]
+    pub(super) analysis: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) fix: Vec<RawFix>,
+    #[serde(default)]
     pub(super) lines: Option<RawLines>,
     #[serde(default)]
     pub(super) quantity: Option<RawQuantity>,
@@ -187,6 +191,8 @@ pub(super) struct RawDocs {
     pub(super) fix: String,
     #[serde(default)]
     pub(super) example: String,
+    #[serde(default)]
+    pub(super) model: String,
 }
 
 /// A test's exports: one set of pages of a report, or several sets.
@@ -224,4 +230,13 @@ pub(super) struct RawImpact {
     pub(super) why: String,
     #[serde(default)]
     pub(super) sections: Vec<String>,
+}
+
+/// A fix computed from a finding's values (`[[rule.fix]]`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawFix {
+    #[serde(default)]
+    pub(super) when: Option<Spanned<String>>,
+    pub(super) text: Spanned<String>,
 }

@@ -34,7 +34,10 @@ impl FindingDiagnostic {
         rule: Option<&ActiveRule>,
         sources: &CudaSource<'_>,
     ) -> Self {
-        let help = rule.map(|r| r.rule.docs.fix.clone());
+        let help = finding
+            .fix
+            .clone()
+            .or_else(|| rule.map(|r| r.rule.docs.fix.clone()));
         let mut diagnostic = FindingDiagnostic {
             message: finding.message.clone(),
             code: finding.rule.clone(),

@@ -13,11 +13,12 @@ use crate::model::Form;
 use crate::rules::error::ProblemKind;
 use crate::rules::expr::{self, Type};
 use crate::rules::pack::{
-    Candidate, Docs, Downgrade, Impact, LineSpec, MIN_SPEEDUP, Param, Quantity, Rule, Scope,
-    Severity, Variant,
+    Analysis, Candidate, Docs, Downgrade, Fix, Impact, LineSpec, MIN_SPEEDUP, Param, Quantity,
+    Rule, Scope, Severity, Variant,
 };
 use crate::rules::schema::{
-    RawCc, RawDocs, RawDowngrade, RawImpact, RawLines, RawParam, RawQuantity, RawRule, RawVariant,
+    RawCc, RawDocs, RawDowngrade, RawFix, RawImpact, RawLines, RawParam, RawQuantity, RawRule,
+    RawVariant,
 };
 use crate::rules::template::Template;
 
@@ -45,6 +46,18 @@ impl Validator<'_> {
             .impact
             .iter()
             .filter_map(|i| self.impact(i, &variants.anywhere, &params))
+            .collect();
+        let analysis = raw.analysis.as_ref().and_then(|a| self.analysis(a));
+        let mut fix_names = variants.anywhere.clone();
+        fix_names.extend(params.keys().map(|k| (k.clone(), Type::Number)));
+        fix_names.insert("line_share".to_owned(), Type::Number);
+        for name in analysis.map_or(&[][..], Analysis::names) {
+            fix_names.insert((*name).to_owned(), Type::Number);
+        }
+        let fixes: Vec<Fix> = raw
+            .fix
+            .iter()
+            .filter_map(|f| self.fix(f, &fix_names))
             .collect();
         if !impact.is_empty() && !params.contains_key(MIN_SPEEDUP) {
             params.insert(
@@ -103,6 +116,8 @@ impl Validator<'_> {
             details,
             downgrade,
             impact,
+            analysis,
+            fixes,
             lines,
             quantity,
             sections: raw.sections,
@@ -305,6 +320,30 @@ impl Validator<'_> {
         })
     }
 
+    fn analysis(&mut self, raw: &Spanned<String>) -> Option<Analysis> {
+        let parsed = Analysis::parse(raw.get_ref());
+        if parsed.is_none() {
+            self.push(
+                ProblemKind::BadValue,
+                format!("unknown analysis `{}`", raw.get_ref()),
+                raw.span(),
+                "expected global-load, global-store, global or shared",
+                None,
+            );
+        }
+        parsed
+    }
+
+    /// A fix: its condition and text over the finding's values.
+    fn fix(&mut self, raw: &RawFix, names: &Names) -> Option<Fix> {
+        let when = match &raw.when {
+            Some(w) => Some(self.expression(w, names, Type::Bool)?),
+            None => None,
+        };
+        let text = self.template(&raw.text, names)?;
+        Some(Fix { when, text })
+    }
+
     fn downgrade(&mut self, raw: &RawDowngrade, names: &Names) -> Option<Downgrade> {
         self.expression(&raw.when, names, Type::Bool)
             .map(|when| Downgrade {
@@ -440,6 +479,7 @@ impl Validator<'_> {
             why: docs.why,
             fix: docs.fix,
             example: docs.example,
+            model: docs.model,
         }
     }
 }

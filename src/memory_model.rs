@@ -1,0 +1,182 @@
+//! The memory model that turns measured counts into a cause: how far apart
+//! adjacent threads' global accesses are, whether they are misaligned, and
+//! how many ways a shared-memory access conflicts and what index stride
+//! that implies.
+//!
+//! Global memory moves 32-byte sectors. A warp of 32 threads, each reading
+//! `w` bytes `s` bytes apart (s a multiple of w), touches `32·s/32` sectors
+//! while `s < 32`, so each sector holds `u = 32·w/s` useful bytes and
+//! `s = 32·w/u`; from `s ≥ 32` on every thread has a sector of its own and
+//! `u = w`, so only `s ≥ 32` follows. Unit-stride accesses that start off a
+//! 32-byte boundary span one sector more than they fill: `u = 32·w/(w+1)`.
+//!
+//! Shared memory has 32 banks of 4 bytes. A request of `w`-byte accesses is
+//! served `128/w` threads (at most 32) per wavefront, so it needs
+//! `ceil(32·w/128)` wavefronts at least. With an index stride `s`, the
+//! threads of a wavefront meet in `gcd(s, 128/w)` ways for `w ≥ 4`; smaller
+//! elements share words, so the word stride `s·w/4` decides: `gcd(s·w/4, 32)`
+//! when it is whole, one way (broadcast) when it is not.
+
+/// Bytes in a sector.
+pub const SECTOR: f64 = 32.0;
+/// Threads in a warp.
+pub const WARP: u32 = 32;
+
+/// How far apart adjacent threads' global accesses are, as the data decide.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum GlobalPattern {
+    /// Adjacent threads, adjacent addresses, aligned: every byte is used.
+    Unit,
+    /// Unit stride starting off a 32-byte boundary: one extra sector per warp.
+    Misaligned,
+    /// Adjacent threads exactly this many bytes apart.
+    Stride(f64),
+    /// Adjacent threads at least this many bytes apart: each has its own sector.
+    StrideAtLeast(f64),
+    /// Byte accesses two bytes apart use a sector as misaligned unit-stride
+    /// byte accesses do: either fits.
+    StrideOrMisaligned(f64),
+    /// The numbers fit none of these (mixed patterns, partial warps).
+    Undecided,
+}
+
+/// How close a measured ratio must be to a pattern's to count as it.
+const TOLERANCE: f64 = 0.03;
+
+fn near(a: f64, b: f64) -> bool {
+    (a - b).abs() <= TOLERANCE * b.abs().max(1.0)
+}
+
+/// The pattern of `w`-byte accesses that use `u` of each sector's 32 bytes.
+pub fn global_pattern(w: f64, u: f64) -> GlobalPattern {
+    if w.is_nan() || u.is_nan() || w <= 0.0 || u <= 0.0 {
+        return GlobalPattern::Undecided;
+    }
+    let full = w.min(SECTOR);
+    if near(u, SECTOR) {
+        return GlobalPattern::Unit;
+    }
+    if w < SECTOR && near(u, SECTOR * w / (w + 1.0)) {
+        // For bytes, 32/(w+1) is also the stride-2 signature.
+        return if w <= 1.0 {
+            GlobalPattern::StrideOrMisaligned(2.0 * w)
+        } else {
+            GlobalPattern::Misaligned
+        };
+    }
+    if near(u, full) {
+        return GlobalPattern::StrideAtLeast(SECTOR.max(w));
+    }
+    let stride = SECTOR * w / u;
+    let elements = stride / w;
+    if elements >= 2.0 - TOLERANCE && near(elements, elements.round()) {
+        return GlobalPattern::Stride(elements.round() * w);
+    }
+    GlobalPattern::Undecided
+}
+
+/// Threads served per shared-memory wavefront for `w`-byte accesses.
+pub fn threads_per_wavefront(w: f64) -> f64 {
+    (128.0 / w).clamp(1.0, f64::from(WARP))
+}
+
+/// The fewest wavefronts a warp's `w`-byte shared access takes.
+pub fn wavefronts_ideal(w: f64) -> f64 {
+    (f64::from(WARP) * w / 128.0).ceil().max(1.0)
+}
+
+/// The n-way conflict of `w`-byte shared accesses at index stride
+/// `stride`; `None` for sub-word elements whose word stride is fractional
+/// and whose warp wraps around the banks (no gcd decides those).
+pub fn conflict_ways(stride: u32, w: u32) -> Option<u32> {
+    if w >= 4 {
+        return Some(gcd(stride, (128 / w).clamp(1, WARP)));
+    }
+    let bytes = stride * w;
+    if bytes % 4 == 0 {
+        return Some(gcd(bytes / 4, WARP));
+    }
+    // Threads share words; the warp's words are distinct banks unless the
+    // warp spans more than the 32 banks.
+    let span_words = (bytes * (WARP - 1) + w).div_ceil(4);
+    (span_words <= WARP).then_some(1)
+}
+
+/// The n-way conflict a measured ratio of wavefronts to their ideal
+/// stands for: the power of two nearest it, at most the threads of a
+/// wavefront; `None` where it is not near one.
+pub fn ways_from_ratio(ratio: f64, w: f64) -> Option<f64> {
+    if ratio.is_nan() || ratio < 1.0 {
+        return None;
+    }
+    let ways = 2f64.powf(ratio.log2().round());
+    (ways <= threads_per_wavefront(w).max(1.0) && (ratio - ways).abs() <= 0.15 * ways)
+        .then_some(ways)
+}
+
+/// Greatest common divisor.
+pub fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 { a.max(1) } else { gcd(b, a % b) }
+}
+
+/// An access width in bytes from a SASS memory instruction
+/// (`LDG.E.64`, `LDS.U16`, `STG.E.128`, `LDS`), or `None` for other ones.
+pub fn sass_width(sass: &str) -> Option<f64> {
+    let opcode = sass.split_whitespace().find(|w| !w.starts_with('@'))?;
+    let mut parts = opcode.split('.');
+    let base = parts.next()?;
+    if !matches!(
+        base,
+        "LDG" | "STG" | "LDS" | "STS" | "LD" | "ST" | "LDL" | "STL" | "ATOMS" | "ATOMG" | "RED"
+    ) {
+        return None;
+    }
+    let mut width = 4.0;
+    for modifier in parts {
+        match modifier {
+            "U8" | "S8" => width = 1.0,
+            "U16" | "S16" => width = 2.0,
+            "64" => width = 8.0,
+            "128" => width = 16.0,
+            _ => {}
+        }
+    }
+    Some(width)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_labs_patterns() {
+        assert_eq!(global_pattern(4.0, 16.0), GlobalPattern::Stride(8.0));
+        assert_eq!(global_pattern(4.0, 4.0), GlobalPattern::StrideAtLeast(32.0));
+        assert_eq!(global_pattern(4.0, 128.0 / 5.0), GlobalPattern::Misaligned);
+        assert_eq!(global_pattern(4.0, 32.0 / 3.0), GlobalPattern::Stride(12.0));
+        assert_eq!(global_pattern(4.0, 32.0), GlobalPattern::Unit);
+        assert_eq!(global_pattern(4.0, 10.1), GlobalPattern::Undecided);
+    }
+
+    #[test]
+    fn shared_ways() {
+        assert_eq!(conflict_ways(32, 4), Some(32));
+        assert_eq!(conflict_ways(33, 4), Some(1));
+        assert_eq!(conflict_ways(2, 8), Some(2));
+        assert_eq!(conflict_ways(2, 2), Some(1));
+        assert_eq!(conflict_ways(5, 1), None);
+        assert_eq!(ways_from_ratio(31.1, 4.0), Some(32.0));
+        assert_eq!(ways_from_ratio(2.0, 8.0), Some(2.0));
+        assert_eq!(wavefronts_ideal(8.0), 2.0);
+        assert_eq!(threads_per_wavefront(8.0), 16.0);
+    }
+
+    #[test]
+    fn widths_from_sass() {
+        assert_eq!(sass_width("LDG.E.CONSTANT R3, desc[UR4][R2.64]"), Some(4.0));
+        assert_eq!(sass_width("LDG.E.64 R2, desc[UR4][R2.64]"), Some(8.0));
+        assert_eq!(sass_width("@P0 LDS.U16 R5, [R2]"), Some(2.0));
+        assert_eq!(sass_width("LDS.128 R4, [R8]"), Some(16.0));
+        assert_eq!(sass_width("FADD R1, R2, R3"), None);
+    }
+}

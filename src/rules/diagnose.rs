@@ -1,0 +1,257 @@
+//! A finding's cause, from the memory model ([`crate::memory_model`]) and
+//! the numbers at hand: for global accesses the access width, the stride
+//! between adjacent threads (or its lower bound) and whether the accesses
+//! are misaligned; for shared accesses the width, the n-way conflict, the
+//! threads a wavefront serves and the ideal wavefronts. They join the
+//! finding's values (`null` where the data do not decide them), and the
+//! rule's first `[[rule.fix]]` whose condition holds renders the fix.
+//!
+//! A finding at a CUDA line reads its line's instructions on the source
+//! page (`Access Size`, sectors, wavefronts, threads); a kernel-level one
+//! reads the kernel's values and, for the width, the SASS of its worst
+//! instruction or the kernel's mix of memory-instruction widths.
+
+use indexmap::IndexMap;
+
+use super::ActiveRule;
+use super::expr::Outcome;
+use super::finding::Finding;
+use super::rule::Analysis;
+use crate::memory_model::{
+    GlobalPattern, SECTOR, WARP, global_pattern, sass_width, threads_per_wavefront,
+    wavefronts_ideal, ways_from_ratio,
+};
+use crate::model::{Kernel, SourceView};
+use crate::value::Value;
+
+/// The kernel metrics that count memory instructions by width, and the width.
+pub const WIDTH_METRICS: [(&str, f64); 5] = [
+    ("smsp__sass_inst_executed_op_memory_8b.sum", 1.0),
+    ("smsp__sass_inst_executed_op_memory_16b.sum", 2.0),
+    ("smsp__sass_inst_executed_op_memory_32b.sum", 4.0),
+    ("smsp__sass_inst_executed_op_memory_64b.sum", 8.0),
+    ("smsp__sass_inst_executed_op_memory_128b.sum", 16.0),
+];
+
+/// The source-page columns the diagnosis reads.
+pub const SOURCE_COLUMNS: [&str; 9] = [
+    "Address Space",
+    "Access Operation",
+    "Access Size",
+    "Instructions Executed",
+    "Predicated-On Thread Instructions Executed",
+    "L2 Theoretical Sectors Global",
+    "L2 Theoretical Sectors Global Ideal",
+    "L1 Wavefronts Shared",
+    "L1 Wavefronts Shared Ideal",
+];
+
+/// The share of a kernel's memory instructions one width must have to be
+/// taken as the width of its accesses.
+const DOMINANT_WIDTH: f64 = 0.9;
+
+/// Adds the cause's values to `finding` and renders its fix.
+pub(super) fn apply(kernel: &Kernel, active: &ActiveRule, finding: &mut Finding) {
+    let Some(analysis) = active.rule.analysis else {
+        return;
+    };
+    let line = finding
+        .location
+        .as_ref()
+        .and_then(|l| Some((kernel.source.as_ref()?, l.line)));
+    let model = match analysis {
+        Analysis::Shared => shared(kernel, finding, line),
+        global => global_access(kernel, finding, line, global),
+    };
+    for (name, value) in model {
+        finding.values.insert(name.to_owned(), value);
+    }
+    finding.fix = render_fix(active, &finding.values);
+}
+
+/// The first fix whose condition holds and whose values are all known.
+fn render_fix(active: &ActiveRule, values: &IndexMap<String, Option<f64>>) -> Option<String> {
+    let lookup = |name: &str| values.get(name).copied().flatten();
+    active.rule.fixes.iter().find_map(|fix| {
+        let holds = fix
+            .when
+            .as_ref()
+            .is_none_or(|w| w.eval(&lookup) == Outcome::Bool(true));
+        if !holds {
+            return None;
+        }
+        fix.text.render_if_known(&lookup)
+    })
+}
+
+/// Totals of one kind of access (space and operation) on one line.
+#[derive(Debug, Default, Clone, Copy)]
+struct Access {
+    requests: f64,
+    threads: f64,
+    sectors: f64,
+    ideal: f64,
+    wavefronts: f64,
+    wavefronts_ideal: f64,
+    /// The width of the instruction that moves the most, in bytes.
+    width: Option<f64>,
+    heaviest: f64,
+}
+
+/// The totals of `space`/`operation` accesses on `line`.
+fn line_access(view: &SourceView, line: u32, space: &str, operation: Option<&str>) -> Access {
+    let col = |label: &str| view.column(label);
+    let cell = |row: &crate::model::SourceRow, label: &str| {
+        col(label)
+            .and_then(|i| row.cells.get(i))
+            .and_then(Value::as_number)
+            .unwrap_or(0.0)
+    };
+    let is = |row: &crate::model::SourceRow, label: &str, want: &str| {
+        col(label)
+            .and_then(|i| row.cells.get(i))
+            .is_some_and(|v| matches!(v, Value::Text(t) if t == want))
+    };
+    let mut access = Access::default();
+    for row in view.instructions.iter().filter(|r| r.line == Some(line)) {
+        if !is(row, "Address Space", space)
+            || operation.is_some_and(|op| !is(row, "Access Operation", op))
+        {
+            continue;
+        }
+        access.requests += cell(row, "Instructions Executed");
+        access.threads += cell(row, "Predicated-On Thread Instructions Executed");
+        access.sectors += cell(row, "L2 Theoretical Sectors Global");
+        access.ideal += cell(row, "L2 Theoretical Sectors Global Ideal");
+        access.wavefronts += cell(row, "L1 Wavefronts Shared");
+        access.wavefronts_ideal += cell(row, "L1 Wavefronts Shared Ideal");
+        let moved = cell(row, "L2 Theoretical Sectors Global") + cell(row, "L1 Wavefronts Shared");
+        let bits = cell(row, "Access Size");
+        let width = if bits > 0.0 {
+            Some(bits / 8.0)
+        } else {
+            sass_width(&row.text)
+        };
+        if width.is_some() && (access.width.is_none() || moved > access.heaviest) {
+            access.width = width;
+            access.heaviest = moved;
+        }
+    }
+    access
+}
+
+/// The kernel's access width where one width has most of its memory
+/// instructions, else the width of the finding's worst instruction.
+fn kernel_width(kernel: &Kernel, finding: &Finding) -> Option<f64> {
+    let counts: Vec<(f64, f64)> = WIDTH_METRICS
+        .iter()
+        .filter_map(|(metric, w)| Some((*w, kernel.number(metric)?)))
+        .collect();
+    let total: f64 = counts.iter().map(|(_, n)| n).sum();
+    let dominant = counts
+        .iter()
+        .find(|(_, n)| total > 0.0 && n / total >= DOMINANT_WIDTH)
+        .map(|(w, _)| *w);
+    dominant.or_else(|| {
+        finding
+            .instruction
+            .as_ref()
+            .and_then(|i| sass_width(&i.sass))
+    })
+}
+
+/// Stride, misalignment and width of a global access.
+fn global_access(
+    kernel: &Kernel,
+    finding: &Finding,
+    line: Option<(&SourceView, u32)>,
+    analysis: Analysis,
+) -> Vec<(&'static str, Option<f64>)> {
+    let value = |name: &str| finding.values.get(name).copied().flatten();
+    let (width, useful) = match line {
+        Some((view, line)) => {
+            let kind = |op: &str| line_access(view, line, "Global", Some(op));
+            let access = match analysis {
+                Analysis::GlobalLoad => kind("Load"),
+                Analysis::GlobalStore => kind("Store"),
+                _ => {
+                    let (load, store) = (kind("Load"), kind("Store"));
+                    if store.sectors - store.ideal > load.sectors - load.ideal {
+                        store
+                    } else {
+                        load
+                    }
+                }
+            };
+            let useful = access
+                .width
+                .filter(|_| access.sectors > 0.0)
+                .map(|w| access.threads * w / access.sectors);
+            (access.width, useful)
+        }
+        None => (kernel_width(kernel, finding), value("bytes_per_sector")),
+    };
+    let pattern = match (width, useful) {
+        (Some(w), Some(u)) => global_pattern(w, u),
+        _ => GlobalPattern::Undecided,
+    };
+    let (stride, at_least, misaligned) = match pattern {
+        GlobalPattern::Stride(s) => (Some(s), None, Some(0.0)),
+        GlobalPattern::StrideAtLeast(s) => (None, Some(s), None),
+        GlobalPattern::Misaligned => (width, None, Some(1.0)),
+        GlobalPattern::Unit => (width, None, Some(0.0)),
+        GlobalPattern::StrideOrMisaligned(_) | GlobalPattern::Undecided => (None, None, None),
+    };
+    vec![
+        ("access_bytes", width),
+        ("useful_bytes_per_sector", useful),
+        ("used_share", useful.map(|u| u / SECTOR)),
+        ("stride_bytes", stride),
+        ("stride_at_least", at_least),
+        ("misaligned", misaligned),
+        ("fields", stride.zip(width).map(|(s, w)| s / w)),
+        ("warp_bytes", width.map(|w| w * f64::from(WARP))),
+    ]
+}
+
+/// The n-way conflict, width and wavefront geometry of a shared access.
+fn shared(
+    kernel: &Kernel,
+    finding: &Finding,
+    line: Option<(&SourceView, u32)>,
+) -> Vec<(&'static str, Option<f64>)> {
+    let value = |name: &str| finding.values.get(name).copied().flatten();
+    let (width, ratio) = match line {
+        Some((view, line)) => {
+            let (load, store) = (
+                line_access(view, line, "Shared", Some("Load")),
+                line_access(view, line, "Shared", Some("Store")),
+            );
+            let excess = |a: &Access| a.wavefronts - a.wavefronts_ideal;
+            let access = if excess(&store) > excess(&load) {
+                store
+            } else {
+                load
+            };
+            let ratio = (access.wavefronts_ideal > 0.0)
+                .then(|| access.wavefronts / access.wavefronts_ideal);
+            (access.width, ratio)
+        }
+        None => (
+            kernel_width(kernel, finding),
+            value("wavefronts")
+                .zip(value("ideal"))
+                .filter(|(_, ideal)| *ideal > 0.0)
+                .map(|(w, i)| w / i),
+        ),
+    };
+    let ways = width.zip(ratio).and_then(|(w, r)| ways_from_ratio(r, w));
+    let per_wavefront = width.map(threads_per_wavefront);
+    vec![
+        ("access_bytes", width),
+        ("conflict_ways", ways),
+        ("threads_per_wavefront", per_wavefront),
+        ("wavefronts_ideal", width.map(wavefronts_ideal)),
+        ("pad_to", per_wavefront.map(|t| t + 1.0)),
+    ]
+}

@@ -1,0 +1,188 @@
+//! Diagnoses from the memory model: the access width, the stride between
+//! adjacent threads, misalignment, the n-way conflict, and the fix they
+//! point to, on the lab's kernels and on kernels written after the model.
+
+mod common;
+
+use common::{fixture, ncu_lint};
+use serde_json::Value;
+
+fn findings(pages: [&str; 2]) -> Vec<Value> {
+    let files: Vec<String> = pages.iter().map(|p| fixture(p)).collect();
+    let out = ncu_lint(&[
+        "check",
+        "--no-config",
+        "--format",
+        "json",
+        &files[0],
+        &files[1],
+    ]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    doc["findings"].as_array().unwrap().clone()
+}
+
+fn lab() -> Vec<Value> {
+    findings(["lab/raw.csv.xz", "lab/source_cuda_sass.csv.xz"])
+}
+
+fn unseen() -> Vec<Value> {
+    findings(["unseen/raw.csv.xz", "unseen/source.csv.xz"])
+}
+
+/// The finding of `rule` on the kernel whose name starts with `kernel`.
+fn finding<'a>(all: &'a [Value], kernel: &str, rule: &str) -> &'a Value {
+    all.iter()
+        .find(|f| {
+            let name = f["kernel"]["name"].as_str().unwrap();
+            (name.starts_with(kernel) || name.starts_with(&format!("void {kernel}")))
+                && f["rule"] == rule
+        })
+        .unwrap_or_else(|| panic!("no {rule} on {kernel}"))
+}
+
+fn value(f: &Value, name: &str) -> Option<f64> {
+    f["values"][name].as_f64()
+}
+
+fn fix(f: &Value) -> &str {
+    f["fix"].as_str().unwrap_or_else(|| panic!("no fix: {f}"))
+}
+
+#[test]
+fn strided_loads_and_stores_on_the_lab() {
+    let all = lab();
+    let f = finding(&all, "load_stride2", "global-load-efficiency");
+    assert_eq!(
+        (value(f, "access_bytes"), value(f, "stride_bytes")),
+        (Some(4.0), Some(8.0))
+    );
+    assert!(
+        fix(f).starts_with("adjacent threads read 8 bytes apart with 4-byte loads"),
+        "{}",
+        fix(f)
+    );
+    assert!(fix(f).contains("unit-stride (x[i])"));
+    for (kernel, rule) in [
+        ("load_stride32", "global-load-efficiency"),
+        ("store_stride32", "global-store-efficiency"),
+    ] {
+        let f = finding(&all, kernel, rule);
+        assert_eq!(value(f, "stride_at_least"), Some(32.0), "{kernel}");
+        assert_eq!(
+            value(f, "stride_bytes"),
+            None,
+            "{kernel}: only a bound follows"
+        );
+        assert!(fix(f).contains("at least 32 bytes apart"), "{}", fix(f));
+    }
+}
+
+#[test]
+fn an_array_of_structures_and_a_misaligned_load_on_the_lab() {
+    let all = lab();
+    let f = finding(&all, "aos_scale_x", "global-load-efficiency");
+    assert_eq!(value(f, "stride_bytes"), Some(12.0));
+    assert_eq!(value(f, "fields"), Some(3.0));
+    assert!(fix(f).contains("3-field structures") && fix(f).contains("structure of arrays"));
+    let f = finding(&all, "load_misaligned", "sector-waste");
+    assert_eq!(value(f, "misaligned"), Some(1.0));
+    assert!(
+        fix(f).starts_with("misaligned 4-byte accesses"),
+        "{}",
+        fix(f)
+    );
+    assert_eq!(
+        value(finding(&all, "load_stride2", "sector-waste"), "misaligned"),
+        Some(0.0)
+    );
+}
+
+#[test]
+fn bank_conflicts_on_the_lab() {
+    let all = lab();
+    let f = finding(&all, "transpose_tiled", "shared-bank-conflict");
+    assert_eq!(
+        (value(f, "conflict_ways"), value(f, "access_bytes")),
+        (Some(32.0), Some(4.0))
+    );
+    assert!(fix(f).contains("[32][33]"), "{}", fix(f));
+    let f = finding(&all, "smem_stride<double, 2>", "shared-bank-conflict");
+    assert_eq!(value(f, "conflict_ways"), Some(2.0));
+    assert_eq!(value(f, "access_bytes"), Some(8.0));
+    assert_eq!(value(f, "wavefronts_ideal"), Some(2.0));
+    assert_eq!(value(f, "threads_per_wavefront"), Some(16.0));
+    assert!(
+        fix(f).contains("8-byte elements need 2 wavefronts by themselves"),
+        "{}",
+        fix(f)
+    );
+}
+
+#[test]
+fn kernels_written_after_the_model() {
+    let all = unseen();
+    let cases = [
+        ("load_float2_stride2", "global-load-efficiency", 8.0, 16.0),
+        ("aos5_scale_a", "global-load-efficiency", 4.0, 20.0),
+        ("aos5_scale_a", "global-store-efficiency", 4.0, 20.0),
+        ("short_stride4", "global-load-efficiency", 2.0, 8.0),
+        ("double_stride3", "global-load-efficiency", 8.0, 24.0),
+    ];
+    for (kernel, rule, width, stride) in cases {
+        let f = finding(&all, kernel, rule);
+        assert_eq!(value(f, "access_bytes"), Some(width), "{kernel}");
+        assert_eq!(
+            value(f, "stride_bytes"),
+            Some(stride),
+            "{kernel}: {}",
+            fix(f)
+        );
+    }
+    assert!(
+        fix(finding(&all, "aos5_scale_a", "global-load-efficiency")).contains("5-field structures")
+    );
+    let f = finding(&all, "store_misaligned", "sector-waste");
+    assert_eq!(value(f, "misaligned"), Some(1.0), "{}", fix(f));
+    let shared = [
+        ("smem_float_stride4", 4.0, 4.0),
+        ("smem_float2_stride2", 8.0, 2.0),
+        ("smem_short_stride4", 2.0, 2.0),
+    ];
+    for (kernel, width, ways) in shared {
+        let f = finding(&all, kernel, "shared-bank-conflict");
+        assert_eq!(value(f, "access_bytes"), Some(width), "{kernel}");
+        assert_eq!(
+            value(f, "conflict_ways"),
+            Some(ways),
+            "{kernel}: {}",
+            fix(f)
+        );
+    }
+}
+
+#[test]
+fn without_a_source_page_the_kernels_numbers_decide_or_nothing_does() {
+    // The raw page alone: bytes per sector is the kernel's, and the width
+    // is unknown (these sections do not count instructions by width), so
+    // no stride is claimed and the fix is the rule's own.
+    let raw = fixture("lab/raw.csv.xz");
+    let out = ncu_lint(&["check", "--no-config", "--format", "json", &raw]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let f = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "global-load-efficiency")
+        .unwrap();
+    assert!(f["values"]["stride_bytes"].is_null(), "{f}");
+    assert!(f["fix"].is_null(), "{f}");
+}
+
+#[test]
+fn explain_works_an_example_for_each_rule() {
+    for rule in common::RULES {
+        let text = common::stdout(&ncu_lint(&["explain", "--no-config", rule]));
+        let section = text.split("## How the cause is found").nth(1).unwrap_or("");
+        assert!(section.contains("Worked example"), "{rule}: {text}");
+    }
+}
