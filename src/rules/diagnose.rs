@@ -255,3 +255,58 @@ fn shared(
         ("pad_to", per_wavefront.map(|t| t + 1.0)),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Metric;
+
+    fn kernel(counts: &[(&str, f64)]) -> Kernel {
+        let mut kernel = Kernel::default();
+        for (name, n) in counts {
+            let metric = Metric {
+                value: Value::Number(*n),
+                unit: "inst".into(),
+                raw: n.to_string(),
+                raw_unit: "inst".into(),
+                label: None,
+                origin: Default::default(),
+            };
+            kernel.metrics.insert((*name).into(), metric);
+        }
+        kernel
+    }
+
+    fn finding() -> Finding {
+        Finding {
+            rule: "r".into(),
+            severity: crate::rules::Severity::Warning,
+            kernel: 0,
+            kernel_id: None,
+            kernel_name: "k".into(),
+            location: None,
+            instruction: None,
+            message: String::new(),
+            values: IndexMap::new(),
+            variant: String::new(),
+            origin: Default::default(),
+            estimate: Default::default(),
+            fix: None,
+        }
+    }
+
+    #[test]
+    fn a_dominant_width_is_the_kernels() {
+        // Report 07's kernels count 2,152 32-bit memory instructions and no others.
+        let k = kernel(&[
+            ("smsp__sass_inst_executed_op_memory_32b.sum", 2152.0),
+            ("smsp__sass_inst_executed_op_memory_64b.sum", 0.0),
+        ]);
+        assert_eq!(kernel_width(&k, &finding()), Some(4.0));
+        let mixed = kernel(&[
+            ("smsp__sass_inst_executed_op_memory_32b.sum", 60.0),
+            ("smsp__sass_inst_executed_op_memory_128b.sum", 40.0),
+        ]);
+        assert_eq!(kernel_width(&mixed, &finding()), None);
+    }
+}
