@@ -14,3 +14,6 @@ n=0
 grep -ho 'condition = "[^"]*"\|derived\.[a-z_]* = "[^"]*"\|when = "[^"]*"' rules/memory.toml fixtures/packs/*.toml \
   | sed 's/^[^"]*"//; s/"$//' | sort -u | while IFS= read -r e; do n=$((n + 1)); printf '%s' "$e" > "fuzz/seeds/expr/seed_$n"; done
 cp rules/memory.toml fixtures/packs/*.toml fuzz/seeds/pack/
+# ncu_rep: the published reports, decompressed and cut to 64 KB.
+mkdir -p fuzz/seeds/ncu_rep
+for f in fixtures/reports/*.ncu-rep.xz; do xz -dc "$f" | head -c 65536 > "fuzz/seeds/ncu_rep/$(basename "$f" .xz)" || true; done

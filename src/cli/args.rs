@@ -203,6 +203,9 @@ pub(crate) struct InputOptions {
     /// The `ncu` binary that exports `.ncu-rep` reports [default: $NCU, else ncu on PATH].
     #[arg(long, value_name = "PATH")]
     pub(crate) ncu: Option<PathBuf>,
+    /// Read `.ncu-rep` reports through `ncu -i` exports instead of natively.
+    #[arg(long)]
+    pub(crate) ncu_export: bool,
 }
 
 /// Which rules run, and how: packs, configuration and overrides.

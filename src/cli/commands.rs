@@ -7,14 +7,15 @@ use std::process::ExitCode;
 use ncu_lint::baseline::{self, Baseline};
 use ncu_lint::cuda_source::SourceSearch;
 use ncu_lint::diff::{self, Tolerance};
+use ncu_lint::ingest::IngestError;
 use ncu_lint::lint::{Linted, Linter};
 use ncu_lint::report::{Context, Format, human::Style};
 use ncu_lint::rules::{self, FailOn, explain, packtest};
 use ncu_lint::{dump, ingest, ncu};
 
 use super::args::{
-    CheckArgs, DiffArgs, DiffFormat, DumpArgs, DumpFormat, ExplainArgs, ExplainFormat, ProfileArgs,
-    RulesAction, RulesArgs,
+    CheckArgs, DiffArgs, DiffFormat, DumpArgs, DumpFormat, ExplainArgs, ExplainFormat,
+    InputOptions, ProfileArgs, RulesAction, RulesArgs,
 };
 use super::error::CliError;
 use super::output::{Progress, use_color, write_stderr, write_stdout, write_stdout_with};
@@ -31,10 +32,7 @@ pub(crate) fn check(args: CheckArgs) -> miette::Result<ExitCode> {
     let mut linted = if args.each {
         lint_each(&linter, &args, &mut progress)?
     } else {
-        let (inputs, _unpacked) = setup::inputs(&args.files, &args.input)?;
-        linter.lint(inputs, &mut |n| {
-            progress.update(&format!("{n} results checked"))
-        })?
+        lint_files(&linter, &args.files, &args.input, &mut progress)?
     };
     progress.finish();
     warnings::profiler_errors(&linted.report);
@@ -67,6 +65,36 @@ pub(crate) fn check(args: CheckArgs) -> miette::Result<ExitCode> {
         ));
     }
     Ok(code)
+}
+
+/// Lints the files of one report. A report that cannot be read natively
+/// is read again through `ncu -i`, when ncu is at hand.
+fn lint_files(
+    linter: &Linter,
+    files: &[String],
+    input: &InputOptions,
+    progress: &mut Progress,
+) -> miette::Result<Linted> {
+    let (inputs, _unpacked) = setup::inputs(files, input)?;
+    let native = linter.lint(inputs, &mut |n| {
+        progress.update(&format!("{n} results checked"))
+    });
+    match native {
+        Err(IngestError::Report { path, message, .. })
+            if !input.ncu_export && ncu::find(input.ncu.as_deref()).is_some() =>
+        {
+            write_stderr(&format!(
+                "ncu-lint: warning: {path}: {message}; reading it through ncu instead"
+            ));
+            let export = InputOptions {
+                ncu: input.ncu.clone(),
+                ncu_export: true,
+            };
+            let (inputs, _unpacked) = setup::inputs(files, &export)?;
+            Ok(linter.lint(inputs, &mut |_| {})?)
+        }
+        other => Ok(other?),
+    }
 }
 
 /// `check --each`: each file a report of its own, linted in parallel.

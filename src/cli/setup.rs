@@ -72,9 +72,10 @@ fn settings(options: &RuleOptions) -> miette::Result<Settings> {
     Ok(settings)
 }
 
-/// The inputs for `files`: CSV exports as they are, and each `.ncu-rep`
-/// report as the `ncu -i` commands that export the pages the rules read.
-/// The report guards returned keep unpacked copies alive until dropped.
+/// The inputs for `files`: CSV exports and `.ncu-rep` reports as they are
+/// (reports are read natively), or with `--ncu-export` each report as the
+/// `ncu -i` commands that export the pages the rules read. The report
+/// guards returned keep unpacked copies alive until dropped.
 pub(crate) fn inputs(
     files: &[String],
     options: &InputOptions,
@@ -82,7 +83,7 @@ pub(crate) fn inputs(
     let mut inputs = Vec::new();
     let mut reports = Vec::new();
     for file in files {
-        if file == "-" || !ncu::is_report(file) {
+        if file == "-" || !ncu::is_report(file) || !options.ncu_export {
             inputs.push(Input::Path(file.clone()));
             continue;
         }

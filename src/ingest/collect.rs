@@ -87,7 +87,12 @@ impl FileImport {
         self
     }
 
-    /// Whether results are handed on as they complete.
+    /// The metric keys kept; `None` keeps all.
+    pub fn needed(&self) -> Option<&Needed> {
+        self.needed.as_deref()
+    }
+
+    /// Whether complete results are handed on as they are read.
     pub fn is_streaming(&self) -> bool {
         self.streaming
     }

@@ -204,4 +204,22 @@ pub enum IngestError {
         /// Its name there.
         other_name: String,
     },
+
+    /// An `.ncu-rep` report that cannot be read: truncated, corrupt, or of
+    /// a container version this reader does not know.
+    #[error("{path}: {message} (at byte {offset})")]
+    #[diagnostic(
+        code(ncu_lint::ingest::report),
+        help(
+            "an .ncu-rep is Nsight Compute's protobuf container; a truncated download or a partial copy is read up to where it breaks. With ncu installed, --ncu-export reads it through `ncu -i` instead"
+        )
+    )]
+    Report {
+        /// The report.
+        path: String,
+        /// What is wrong.
+        message: String,
+        /// Where, in bytes from the start (of the decompressed stream).
+        offset: u64,
+    },
 }

@@ -18,6 +18,7 @@ mod labels;
 mod launch;
 pub mod limits;
 mod merge;
+pub mod ncu_rep;
 mod open;
 mod quoted;
 mod raw;
@@ -54,9 +55,8 @@ pub fn import_needed(paths: &[String], needed: Option<Arc<Needed>>) -> Result<Re
         .iter()
         .enumerate()
         .map(|(i, path)| {
-            let input = open::open(path)?;
             let out = FileImport::new(path, i).with_needed(needed.clone());
-            read(Records::new(input, path), out, &mut |_| {})
+            read_path(path, out, &mut |_| {})
         })
         .collect::<Result<Vec<_>, _>>()?;
     merge::merge(imports)
@@ -68,6 +68,11 @@ pub fn import_bytes(name: &str, bytes: &[u8]) -> Result<Report, IngestError> {
     let out = FileImport::new(name, 0);
     let import = read(Records::new(input, name), out, &mut |_| {})?;
     merge::merge(vec![import])
+}
+
+/// Imports an `.ncu-rep` report held in memory (tests and fuzzing), named `name`.
+pub fn import_report_bytes(name: &str, bytes: &[u8]) -> Result<Report, IngestError> {
+    merge::merge(vec![ncu_rep::read_bytes(name, bytes)?])
 }
 
 /// Where an export comes from: a file, or a command whose standard output
@@ -95,9 +100,8 @@ pub fn import_inputs(
 ) -> Result<Report, IngestError> {
     let import_one = |i: usize, input: Input| match input {
         Input::Path(path) => {
-            let input = open::open(&path)?;
             let out = FileImport::new(&path, i).with_needed(needed.clone());
-            read(Records::new(input, &path), out, &mut |_| {})
+            read_path(&path, out, &mut |_| {})
         }
         Input::Command { name, mut command } => run_command(&name, &mut command, i, needed.clone()),
     };
@@ -180,10 +184,23 @@ pub fn stream(
     needed: Option<Arc<Needed>>,
     on_kernel: &mut dyn FnMut(Kernel),
 ) -> Result<Report, IngestError> {
-    let input = open::open(path)?;
     let out = FileImport::new(path, 0).with_needed(needed).streaming();
-    let import = read(Records::new(input, path), out, on_kernel)?;
+    let import = read_path(path, out, on_kernel)?;
     merge::merge(vec![import])
+}
+
+/// Reads the file at `path` into `out`: an `.ncu-rep` report natively, any
+/// other file as a CSV export.
+fn read_path(
+    path: &str,
+    out: FileImport,
+    on_kernel: &mut dyn FnMut(Kernel),
+) -> Result<FileImport, IngestError> {
+    if path != "-" && ncu_rep::is_report(path) {
+        return ncu_rep::read(path, out, on_kernel);
+    }
+    let input = open::open(path)?;
+    read(Records::new(input, path), out, on_kernel)
 }
 
 /// The table being read.

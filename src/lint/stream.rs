@@ -60,6 +60,11 @@ pub(super) fn import_and_check(
                 }
                 checker.kernel(&kernel, streamed.len());
                 kernel.metrics = Metrics::default();
+                // Findings carry their instructions; the CUDA rows stay for
+                // the text of the lines.
+                if let Some(view) = &mut kernel.source {
+                    view.instructions = Vec::new();
+                }
                 streamed.push(kernel);
             }
             progress(streamed.len());

@@ -17,9 +17,12 @@ static CAST: LazyLock<Regex> = LazyLock::new(|| {
     regex
 });
 
-/// A kernel name reduced for matching across pages: template argument casts
-/// dropped (`smem_stride<float, (int)32>` is `smem_stride<float, 32>`) and
-/// whitespace removed (older exports print `Kernel2(bool*,bool*)`).
+/// A kernel name reduced for matching across pages and reports: template
+/// argument casts dropped (`smem_stride<float, (int)32>` is
+/// `smem_stride<float, 32>`), namespace qualifiers dropped (a report stores
+/// `rtracer::build_meshes(rtracer::MeshConfig*)`, its raw page prints
+/// `build_meshes(MeshConfig*)`) and whitespace removed (older exports print
+/// `Kernel2(bool*,bool*)`).
 ///
 /// ```
 /// use ncu_lint::model::kernel_name::normalize;
@@ -29,11 +32,21 @@ static CAST: LazyLock<Regex> = LazyLock::new(|| {
 /// );
 /// ```
 pub fn normalize(name: &str) -> String {
-    CAST.replace_all(name, "$1")
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect()
+    let uncast = CAST.replace_all(name, "$1");
+    let unqualified = QUALIFIER.replace_all(&uncast, "");
+    unqualified.chars().filter(|c| !c.is_whitespace()).collect()
 }
+
+/// A namespace or class qualifier (`rtracer::`, `(anonymous namespace)::`,
+/// `<unnamed>::`): demanglers of different ncu versions print some and
+/// leave others out, so matching ignores them.
+static QUALIFIER: LazyLock<Regex> = LazyLock::new(|| {
+    // A constant pattern, compiled by the unit tests: it cannot fail at run time.
+    #[allow(clippy::expect_used)]
+    let regex = Regex::new(r"(?:[A-Za-z_][A-Za-z0-9_]*|\(anonymous namespace\)|<unnamed>)::")
+        .expect("the qualifier pattern is valid");
+    regex
+});
 
 /// How long a template argument list may be in a short name before the
 /// arguments that do not fit are elided.
@@ -276,6 +289,10 @@ mod tests {
         assert_eq!(
             normalize("k<(long)-1>(float *)"),
             normalize("k<-1>(float *)")
+        );
+        assert_eq!(
+            normalize("rtracer::build_meshes(rtracer::MeshConfig*)"),
+            normalize("build_meshes(MeshConfig*)")
         );
         assert_ne!(
             normalize("void smem_stride<float, 32>(float *, int)"),

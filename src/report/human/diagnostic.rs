@@ -47,10 +47,10 @@ impl FindingDiagnostic {
             label: None,
             footer: String::new(),
         };
-        let instruction = finding
-            .instruction
-            .as_ref()
-            .map(|i| format!("{} at {}", i.sass, i.address));
+        let instruction = finding.instruction.as_ref().map(|i| match i.sass.as_str() {
+            "" => format!("the instruction at {}", i.address),
+            sass => format!("{sass} at {}", i.address),
+        });
         match &finding.location {
             Some(location) => diagnostic.at_line(location, instruction, sources),
             None => diagnostic.at_kernel(report, finding, rule, instruction),

@@ -1,0 +1,164 @@
+//! `.ncu-rep` reports read natively, without `ncu`: the container
+//! ([`container`]), its messages ([`messages`]), each kernel result as the
+//! model's kernel ([`convert`]) with the section-defined derived metrics
+//! ([`derived`]), and the session's devices and versions. A report reads as
+//! its raw page does (`--page raw --print-units base`): the same kernels,
+//! IDs and metric values. Results are read one at a time.
+
+mod container;
+mod convert;
+mod derived;
+mod messages;
+mod source;
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+
+use std::collections::HashMap;
+
+use super::{FileImport, IngestError};
+use crate::model::{Form, Kernel};
+use container::{Container, ContainerError, Item, MAGIC};
+use messages::{SessionDetails, text};
+use source::{ColumnIndex, LineTable};
+
+const XZ_MAGIC: &[u8] = &[0xFD, b'7', b'z', b'X', b'Z', 0x00];
+
+/// Whether `path` holds an Nsight Compute report (plain or xz-compressed).
+pub fn is_report(path: &str) -> bool {
+    open(path)
+        .ok()
+        .and_then(|mut r| r.fill_buf().ok().map(|head| head.starts_with(MAGIC)))
+        .unwrap_or(false)
+}
+
+/// Reads the report at `path` into `out`: each kernel is handed to
+/// `on_kernel` when `out` streams, else kept in it, with the file's
+/// session, sections and GPUs.
+pub fn read(
+    path: &str,
+    mut out: FileImport,
+    on_kernel: &mut dyn FnMut(Kernel),
+) -> Result<FileImport, IngestError> {
+    let reader = open(path).map_err(|source| IngestError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    read_from(path, reader, &mut out, on_kernel)?;
+    Ok(out)
+}
+
+/// Reads a report held in memory (tests and fuzzing), named `name`.
+pub fn read_bytes(name: &str, bytes: &[u8]) -> Result<FileImport, IngestError> {
+    let mut out = FileImport::new(name, 0);
+    read_from(name, std::io::Cursor::new(bytes), &mut out, &mut |_| {})?;
+    Ok(out)
+}
+
+fn read_from(
+    path: &str,
+    reader: impl Read,
+    out: &mut FileImport,
+    on_kernel: &mut dyn FnMut(Kernel),
+) -> Result<(), IngestError> {
+    let fail = |e: ContainerError| IngestError::Report {
+        path: path.to_owned(),
+        message: e.message,
+        offset: e.offset,
+    };
+    let mut container = Container::open(reader).map_err(fail)?;
+    out.saw(Form::Raw);
+    let mut index = 0;
+    let mut line_tables: HashMap<u64, LineTable> = HashMap::new();
+    let mut columns = ColumnIndex::default();
+    // Rules that read no source-page column need no source view.
+    let wants_source = out.needed().is_none_or(|n| !n.source_columns.is_empty());
+    while let Some(item) = container.next().map_err(fail)? {
+        match item {
+            Item::Session(details) => read_session(&details, out),
+            Item::Source(code) => {
+                for file in source::imported_files(&code) {
+                    if !out.source_files.iter().any(|f| f.path == file.path) {
+                        out.source_files.push(file);
+                    }
+                }
+                let table = code
+                    .binary
+                    .as_deref()
+                    .map(LineTable::of_cubin)
+                    .unwrap_or_default();
+                // A report may repeat a record without its cubin; the
+                // first with a line table stands.
+                let known = line_tables.entry(code.reference.unwrap_or(0)).or_default();
+                if known.is_empty() {
+                    *known = table;
+                }
+            }
+            Item::Result(result) => {
+                for section in convert::sections(&result) {
+                    if !out.sections.contains(&section) {
+                        out.sections.push(section);
+                    }
+                }
+                let mut kernel =
+                    convert::kernel(&result, index, &container.strings, out.needed(), out.file);
+                let reference = result.source.as_ref().and_then(|s| s.reference);
+                let empty = LineTable::default();
+                let lines = reference
+                    .and_then(|r| line_tables.get(&r))
+                    .unwrap_or(&empty);
+                if wants_source {
+                    kernel.source = source::view(
+                        &result,
+                        &container.strings,
+                        &mut columns,
+                        lines,
+                        kernel.origin,
+                    );
+                }
+                if kernel.source.is_some() {
+                    out.saw(Form::Source);
+                }
+                if out.is_streaming() {
+                    on_kernel(kernel);
+                } else {
+                    out.kernels.push(kernel);
+                }
+                index += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The session page's attributes from a block's session details: tool
+/// versions (`Nsight Compute Target`), the command line, the GPUs.
+fn read_session(details: &SessionDetails, out: &mut FileImport) {
+    for version in &details.versions {
+        if let (Some(provider), Some(v)) = (text(&version.provider), text(&version.version)) {
+            out.session.entry(provider).or_insert(v);
+        }
+    }
+    if let Some(command) = text(&details.command_line) {
+        out.session
+            .entry("Profiler Command Line".to_owned())
+            .or_insert(command);
+    }
+    for device in &details.devices {
+        if let Some(name) = text(&device.name).filter(|n| !out.devices.contains(n)) {
+            out.devices.push(name);
+        }
+    }
+}
+
+/// The report's bytes, decompressed when xz.
+fn open(path: &str) -> std::io::Result<Box<dyn BufRead + Send>> {
+    let mut reader: Box<dyn BufRead + Send> =
+        Box::new(BufReader::with_capacity(1 << 16, File::open(path)?));
+    if reader.fill_buf()?.starts_with(XZ_MAGIC) {
+        let decoder: Box<dyn Read + Send> =
+            Box::new(xz2::read::XzDecoder::new_multi_decoder(reader));
+        reader = Box::new(BufReader::with_capacity(1 << 16, decoder));
+    }
+    Ok(reader)
+}
