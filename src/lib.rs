@@ -9,9 +9,11 @@
 //!                                                                 suppressions      JUnit, Markdown
 //! ```
 //!
-//! [`ingest`] reads `ncu --csv` exports of every form into one [`model`]
-//! report; [`rules`] evaluates TOML rule packs over it; a [`lint::Linter`]
-//! runs the whole lint, and a [`report::Emitter`] writes it in a format.
+//! [`ingest`] reads `ncu --csv` exports of every form, and `.ncu-rep`
+//! reports natively, into one [`model`] report; [`rules`] evaluates TOML
+//! rule packs over it, with causes from the [`memory_model`] and estimates
+//! of what each fix is worth; a [`lint::Linter`] runs the whole lint,
+//! [`triage`] ranks the places, and a [`report::Emitter`] writes it.
 //!
 //! ```no_run
 //! use ncu_lint::lint::Linter;
