@@ -1,7 +1,8 @@
 //! `.ncu-rep` reports read natively, without `ncu`: the container
-//! ([`container`]), its messages ([`messages`]), each kernel result as the
-//! model's kernel ([`convert`]) with the section-defined derived metrics
-//! ([`derived`]), and the session's devices and versions. A report reads as
+//! (`container.rs`), its messages (`messages.rs`), each kernel result as
+//! the model's kernel (`convert.rs`) with the section-defined derived
+//! metrics (`derived.rs`) and its source view (`source.rs`), and the
+//! session's devices and versions. A report reads as
 //! its raw page does (`--page raw --print-units base`): the same kernels,
 //! IDs and metric values. Results are read one at a time.
 
