@@ -99,7 +99,7 @@ impl Linter {
     }
 
     /// Lints the pages of one report. One file is streamed, several are
-    /// merged (see [`stream::import_and_check`]); `progress` hears the
+    /// merged (`lint/stream.rs`); `progress` hears the
     /// number of results checked.
     pub fn lint(
         &self,

@@ -1,8 +1,8 @@
 //! Rule packs: a pack's rules, tests and overrides, loaded from TOML.
 //!
 //! A pack is read in two steps: the TOML is deserialised into the raw
-//! schema ([`super::schema`]), which keeps the span of every value, then
-//! [`super::validate`] checks ids, severities, expressions, templates, names
+//! schema (`schema.rs`), which keeps the span of every value, then
+//! validation (`validate/`) checks ids, severities, expressions, templates, names
 //! and metric names, collecting every problem with its span before deciding.
 //!
 //! ```toml

@@ -196,7 +196,7 @@ pub struct Impact {
     pub sections: Vec<String>,
 }
 
-/// The memory-model analysis of a rule's findings ([`super::diagnose`]).
+/// The memory-model analysis of a rule's findings (`rules/diagnose.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Analysis {
     /// Global loads: width, stride, misalignment.

@@ -1,5 +1,5 @@
 //! The rule-pack TOML as written: every value keeps its span for
-//! diagnostics, and unknown keys are refused. [`super::validate`] turns it
+//! diagnostics, and unknown keys are refused. Validation (`validate/`) turns it
 //! into [`super::pack::Pack`]s.
 
 use indexmap::IndexMap;
