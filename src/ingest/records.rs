@@ -287,27 +287,28 @@ impl<R: BufRead> Records<R> {
             return;
         }
         let body = &raw[1..body_end - 1];
-        let mut pieces: Vec<(usize, usize)> = Vec::with_capacity(expected + 2);
+        // The body starts one byte into the record, after its opening quote.
         let mut begin = 0;
         let mut i = 0;
         while i + 3 <= body.len() {
             if &body[i..i + 3] == b"\",\"" {
-                pieces.push((begin, i));
+                self.ranges.push((begin + 1, i + 1));
                 i += 3;
                 begin = i;
             } else {
                 i += 1;
             }
         }
-        pieces.push((begin, body.len()));
-        if expected > 0 && pieces.len() > expected && text_column < expected {
-            let surplus = pieces.len() - expected;
-            let merged = (pieces[text_column].0, pieces[text_column + surplus].1);
-            pieces.splice(text_column..=text_column + surplus, [merged]);
+        self.ranges.push((begin + 1, body.len() + 1));
+        if expected > 0 && self.ranges.len() > expected && text_column < expected {
+            let surplus = self.ranges.len() - expected;
+            let merged = (
+                self.ranges[text_column].0,
+                self.ranges[text_column + surplus].1,
+            );
+            self.ranges
+                .splice(text_column..=text_column + surplus, [merged]);
         }
-        // The body starts one byte into the record, after its opening quote.
-        self.ranges
-            .extend(pieces.into_iter().map(|(a, b)| (a + 1, b + 1)));
         self.split = Split::Source;
     }
 

@@ -7,8 +7,9 @@
 //! under it, and ncu lists those rows twice around a `...` row; each
 //! instruction is kept once. Blocks that repeat verbatim are kept once.
 
-use std::collections::HashSet;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
+
+use rustc_hash::{FxHashSet, FxHasher};
 use std::io::BufRead;
 
 use super::collect::FileImport;
@@ -42,8 +43,11 @@ pub struct SourcePageParser {
     block: Option<SourceView>,
     listing: Option<SourceFile>,
     current_line: Option<u32>,
-    seen: HashSet<(Option<u32>, String)>,
-    hasher: DefaultHasher,
+    /// Instructions already kept under the current CUDA line, by address.
+    seen: FxHashSet<(Option<u32>, u64)>,
+    /// Hashes the block's rows, to tell a verbatim repeat (FxHash: fast,
+    /// and a repeat must also have the same function to count).
+    hasher: RowHash,
     last_block_hash: Option<u64>,
 }
 
@@ -81,7 +85,7 @@ impl SourcePageParser {
                     origin,
                     ..SourceView::default()
                 });
-                rec.raw().hash(&mut self.hasher);
+                rec.raw().hash(&mut self.hasher.0);
             }
             "Address" | "Line No" => self.header(rec, out),
             _ => self.row(rec, out, origin),
@@ -123,7 +127,7 @@ impl SourcePageParser {
             .collect();
         if let Some(block) = &mut self.block {
             block.columns = metrics.iter().map(|&i| header[i].clone()).collect();
-            rec.raw().hash(&mut self.hasher);
+            rec.raw().hash(&mut self.hasher.0);
         }
         self.layout = Layout {
             width: header.len(),
@@ -148,7 +152,7 @@ impl SourcePageParser {
             return;
         }
         let Some(block) = &mut self.block else { return };
-        rec.raw().hash(&mut self.hasher);
+        rec.raw().hash(&mut self.hasher.0);
         let line_cell = cell(self.layout.line_no).trim();
         let address = cell(self.layout.address).trim();
         let cuda_line = line_cell.parse::<u32>().ok();
@@ -158,7 +162,7 @@ impl SourcePageParser {
         }
         if is_cuda_row {
             self.current_line = cuda_line;
-        } else if !self.seen.insert((self.current_line, address.to_owned())) {
+        } else if !self.seen.insert((self.current_line, address_key(address))) {
             return;
         }
         let mut cells = Vec::with_capacity(self.layout.metrics.len());
@@ -202,7 +206,7 @@ impl SourcePageParser {
             out.source_files.push(listing);
         }
         if let Some(block) = self.block.take() {
-            let hash = std::mem::take(&mut self.hasher).finish();
+            let hash = std::mem::take(&mut self.hasher).0.finish();
             let repeated = self.last_block_hash == Some(hash)
                 && out
                     .blocks
@@ -217,4 +221,25 @@ impl SourcePageParser {
         self.seen.clear();
         self.layout = Layout::default();
     }
+}
+
+/// The running hash of a block's rows.
+#[derive(Default)]
+struct RowHash(FxHasher);
+
+impl std::fmt::Debug for RowHash {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RowHash")
+    }
+}
+
+/// An instruction address as a number (`0x7f92837a00c0`), or a hash of its
+/// text where it is not hexadecimal.
+fn address_key(address: &str) -> u64 {
+    let hex = address.strip_prefix("0x").unwrap_or(address);
+    u64::from_str_radix(hex, 16).unwrap_or_else(|_| {
+        let mut hasher = FxHasher::default();
+        address.hash(&mut hasher);
+        hasher.finish()
+    })
 }
