@@ -48,6 +48,10 @@ pub struct FileImport {
     streaming: bool,
     /// Complete results, for the reader to hand on and drop.
     pub ready: Vec<Kernel>,
+    /// Whether complete source blocks move to [`Self::ready_blocks`].
+    stream_blocks: bool,
+    /// Complete source blocks, for the reader to hand on.
+    pub ready_blocks: Vec<SourceView>,
     emitted: FxHashSet<u64>,
     current: Option<u64>,
 }
@@ -85,6 +89,18 @@ impl FileImport {
     pub fn streaming(mut self) -> Self {
         self.streaming = true;
         self
+    }
+
+    /// Hands source blocks on as soon as they are complete (see
+    /// [`Self::ready_blocks`]), instead of keeping them to tie at the merge.
+    pub fn streaming_blocks(mut self) -> Self {
+        self.stream_blocks = true;
+        self
+    }
+
+    /// Whether source blocks are handed on as they complete.
+    pub fn streams_blocks(&self) -> bool {
+        self.stream_blocks
     }
 
     /// The metric keys kept; `None` keeps all.

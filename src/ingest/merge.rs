@@ -21,16 +21,8 @@ pub fn merge(imports: Vec<FileImport>) -> Result<Report, IngestError> {
     let mut by_id: HashMap<u64, usize> = HashMap::new();
     let mut source_of_id: HashMap<u64, String> = HashMap::new();
     let mut pending_blocks = Vec::new();
-    for import in imports {
-        report.files.push(InputFile {
-            path: import.path.clone(),
-            form: import.forms[0],
-            no_lineinfo: InputFile::kernels_without_lineinfo(&import.messages),
-            messages: import.messages,
-            sections: import.sections,
-            sections_inferred: import.sections_inferred,
-            devices: import.devices,
-        });
+    for mut import in imports {
+        report.files.push(input_file(&mut import));
         for kernel in import.kernels {
             let Some(id) = kernel.id else {
                 report.kernels.push(kernel);
@@ -63,6 +55,25 @@ pub fn merge(imports: Vec<FileImport>) -> Result<Report, IngestError> {
         attach(&mut report, blocks);
     }
     Ok(report)
+}
+
+/// What the report says of one file: its form, messages, sections, GPUs
+/// (taken out of `import`).
+pub fn input_file(import: &mut FileImport) -> InputFile {
+    let messages = std::mem::take(&mut import.messages);
+    InputFile {
+        path: import.path.clone(),
+        form: import
+            .forms
+            .first()
+            .copied()
+            .unwrap_or(crate::model::Form::Source),
+        no_lineinfo: InputFile::kernels_without_lineinfo(&messages),
+        messages,
+        sections: std::mem::take(&mut import.sections),
+        sections_inferred: import.sections_inferred,
+        devices: std::mem::take(&mut import.devices),
+    }
 }
 
 fn check_same_result(

@@ -20,6 +20,7 @@ pub mod limits;
 mod merge;
 pub mod ncu_rep;
 mod open;
+pub mod outline;
 mod quoted;
 mod raw;
 mod records;
@@ -36,7 +37,7 @@ pub use error::{IngestError, Snippet};
 pub use labels::{is_metric_name, metric_name};
 pub use records::MAX_RECORD_BYTES;
 
-use crate::model::{Form, Kernel, ProfilerMessage, Report};
+use crate::model::{Form, Kernel, ProfilerMessage, Report, SourceView};
 use details::DetailsTable;
 use raw::RawTable;
 use records::Records;
@@ -189,6 +190,70 @@ pub fn stream(
     merge::merge(vec![import])
 }
 
+/// Reads the file at `path` whole (a page of several), keeping the metric
+/// keys in `needed`; it is the `file`-th input.
+pub fn read_file(
+    path: &str,
+    file: usize,
+    needed: Option<Arc<Needed>>,
+) -> Result<FileImport, IngestError> {
+    read_path(
+        path,
+        FileImport::new(path, file).with_needed(needed),
+        &mut |_| {},
+    )
+}
+
+/// Merges per-file imports into one report, results by ID.
+pub fn merge_imports(imports: Vec<FileImport>) -> Result<Report, IngestError> {
+    merge::merge(imports)
+}
+
+/// Adds a streamed source page's file (the `at`-th input), listings and
+/// warnings to `report`; its blocks were handed on as they were read.
+pub fn add_streamed_page(report: &mut Report, mut import: FileImport, at: usize) {
+    let file = merge::input_file(&mut import);
+    report.files.insert(at.min(report.files.len()), file);
+    for (key, value) in import.session {
+        report.session.entry(key).or_insert(value);
+    }
+    report.source_files.extend(import.source_files);
+    report.warnings.extend(import.warnings);
+}
+
+/// Reads a source page, handing each block to `on_block` as soon as it is
+/// complete; it is the `file`-th input. The import returned holds the rest
+/// (listings, messages, warnings).
+pub fn stream_source_page(
+    path: &str,
+    file: usize,
+    needed: Option<Arc<Needed>>,
+    on_block: &mut dyn FnMut(SourceView),
+) -> Result<FileImport, IngestError> {
+    let input = open::open(path)?;
+    let out = FileImport::new(path, file)
+        .with_needed(needed)
+        .streaming_blocks();
+    read_with(Records::new(input, path), out, &mut |_| {}, on_block)
+}
+
+/// Whether the file at `path` is a source page: its first table row opens
+/// a block. Only the start of the file is read.
+pub fn is_source_page(path: &str) -> bool {
+    let Ok(mut input) = open::open(path) else {
+        return false;
+    };
+    let mut line = String::new();
+    while input.read_line(&mut line).is_ok_and(|n| n > 0) {
+        if let Some(rest) = line.strip_prefix('"') {
+            let first = rest.split('"').next().unwrap_or("");
+            return source_page::BLOCK_INTROS.contains(&first);
+        }
+        line.clear();
+    }
+    false
+}
+
 /// Reads the file at `path` into `out`: an `.ncu-rep` report natively, any
 /// other file as a CSV export.
 fn read_path(
@@ -229,9 +294,20 @@ impl Table {
 /// Reads all records of one file into `out`, handing complete results to
 /// `on_kernel` when `out` is streaming.
 fn read<R: BufRead>(
+    rec: Records<R>,
+    out: FileImport,
+    on_kernel: &mut dyn FnMut(Kernel),
+) -> Result<FileImport, IngestError> {
+    read_with(rec, out, on_kernel, &mut |_| {})
+}
+
+/// [`read`], handing complete source blocks to `on_block` when `out`
+/// streams them.
+fn read_with<R: BufRead>(
     mut rec: Records<R>,
     mut out: FileImport,
     on_kernel: &mut dyn FnMut(Kernel),
+    on_block: &mut dyn FnMut(SourceView),
 ) -> Result<FileImport, IngestError> {
     let mut table = Table::None;
     let mut first_error: Option<(String, u64, u64)> = None;
@@ -298,8 +374,14 @@ fn read<R: BufRead>(
         for kernel in out.ready.drain(..) {
             on_kernel(kernel);
         }
+        for block in out.ready_blocks.drain(..) {
+            on_block(block);
+        }
     }
     table.finish(&mut out);
+    for block in out.ready_blocks.drain(..) {
+        on_block(block);
+    }
     if out.is_streaming() {
         out.flush();
         for kernel in out.ready.drain(..) {

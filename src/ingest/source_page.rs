@@ -49,6 +49,8 @@ pub struct SourcePageParser {
     /// and a repeat must also have the same function to count).
     hasher: RowHash,
     last_block_hash: Option<u64>,
+    /// The function of the last block kept.
+    last_kept: Option<String>,
 }
 
 impl SourcePageParser {
@@ -208,12 +210,14 @@ impl SourcePageParser {
         if let Some(block) = self.block.take() {
             let hash = std::mem::take(&mut self.hasher).0.finish();
             let repeated = self.last_block_hash == Some(hash)
-                && out
-                    .blocks
-                    .last()
-                    .is_some_and(|b| b.function == block.function);
+                && self.last_kept.as_deref() == Some(block.function.as_str());
             if !repeated {
-                out.blocks.push(block);
+                self.last_kept = Some(block.function.clone());
+                if out.streams_blocks() {
+                    out.ready_blocks.push(block);
+                } else {
+                    out.blocks.push(block);
+                }
             }
             self.last_block_hash = Some(hash);
         }

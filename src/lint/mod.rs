@@ -17,6 +17,7 @@
 
 mod each;
 mod ncu_rules;
+mod pages;
 mod stream;
 
 use crate::config::Settings;

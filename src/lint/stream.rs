@@ -31,6 +31,14 @@ pub(super) fn import_and_check(
         _ => None,
     };
     let Some(path) = single else {
+        if let (Some((source, others)), Some(needed)) = (super::pages::plan(&inputs), &needed) {
+            let source = (source.0, source.1.as_str());
+            let streamed =
+                super::pages::import_and_check(source, &others, rules, needed, progress)?;
+            if let Some(done) = streamed {
+                return Ok(done);
+            }
+        }
         let report = crate::ingest::import_inputs(std::mem::take(&mut inputs), needed)?;
         let result = check(&report, rules);
         return Ok((report, result));

@@ -92,6 +92,16 @@ impl<'r> Checker<'r> {
         }
     }
 
+    /// Notes source-page columns that some block of the report has, before
+    /// the blocks are read (from the page's outline).
+    pub fn see_column_names<'a>(&mut self, columns: impl Iterator<Item = &'a String>) {
+        for column in columns {
+            if !self.columns.contains(column) {
+                self.columns.insert(column.clone());
+            }
+        }
+    }
+
     /// Notes that an export of `form` is present.
     pub fn see_form(&mut self, form: Form) {
         self.forms.insert(form);
@@ -144,7 +154,13 @@ impl<'r> Checker<'r> {
 
     /// The outcome.
     pub fn finish(mut self) -> CheckResult {
-        self.result.skipped = self.skips.into_values().collect();
+        // In rule order, and measures in kernel order, whatever order the
+        // kernels were checked in.
+        let order = |id: &str| self.rules.iter().position(|r| r.rule.id == id);
+        let mut skipped: Vec<Skip> = self.skips.into_values().collect();
+        skipped.sort_by_key(|s| order(&s.rule));
+        self.result.skipped = skipped;
+        self.result.measures.sort_by_key(|m| m.kernel);
         self.result
     }
 }

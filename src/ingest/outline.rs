@@ -1,0 +1,143 @@
+//! A source page's outline, from one fast pass over its lines: how many
+//! blocks each kernel name has (a block repeated verbatim right after
+//! itself counts once, as the parser keeps it once) and which columns its
+//! block headers name. Knowing the counts before the blocks are parsed lets
+//! each block be tied to its result, and checked, as soon as it is read:
+//! the k-th block of a name is the k-th result of that name only when the
+//! name has as many blocks as results.
+
+use std::hash::Hasher;
+use std::io::BufRead;
+
+use indexmap::IndexMap;
+use rustc_hash::{FxHashSet, FxHasher};
+
+use super::IngestError;
+use super::source_page::{BLOCK_HEADERS, BLOCK_INTROS};
+use crate::model::kernel_name;
+
+/// What a source page holds, before it is parsed.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Outline {
+    /// Blocks by normalised kernel name, in order of first appearance.
+    pub blocks: IndexMap<String, usize>,
+    /// Every column a block header names.
+    pub columns: FxHashSet<String>,
+}
+
+/// The block being read.
+struct Block {
+    function: String,
+    hash: FxHasher,
+}
+
+/// Reads the outline of the source page at `path` (plain or xz).
+pub fn outline(path: &str) -> Result<Outline, IngestError> {
+    let mut input = super::open::open(path)?;
+    let mut outline = Outline::default();
+    let mut line = Vec::new();
+    let mut block: Option<Block> = None;
+    let mut last: Option<(u64, String)> = None;
+    loop {
+        line.clear();
+        let read = input
+            .read_until(b'\n', &mut line)
+            .map_err(|source| IngestError::Io {
+                path: path.to_owned(),
+                source,
+            })?;
+        if read == 0 {
+            break;
+        }
+        let text = trim_end(&line);
+        let Some(first) = first_field(text) else {
+            continue;
+        };
+        if BLOCK_INTROS.contains(&first) {
+            close(&mut block, &mut last, &mut outline);
+            if first == "Kernel Name" || first == "Function Name" {
+                let mut hash = FxHasher::default();
+                hash.write(text);
+                block = Some(Block {
+                    function: second_field(text),
+                    hash,
+                });
+            }
+            continue;
+        }
+        if BLOCK_HEADERS.contains(&first) {
+            for column in fields(text) {
+                if !outline.columns.contains(&column) {
+                    outline.columns.insert(column);
+                }
+            }
+        }
+        if let Some(block) = &mut block {
+            block.hash.write(text);
+        }
+    }
+    close(&mut block, &mut last, &mut outline);
+    Ok(outline)
+}
+
+/// Counts the block just read, unless it repeats the last one kept.
+fn close(block: &mut Option<Block>, last: &mut Option<(u64, String)>, outline: &mut Outline) {
+    let Some(block) = block.take() else { return };
+    let hash = block.hash.finish();
+    let repeated = last
+        .as_ref()
+        .is_some_and(|(h, f)| *h == hash && *f == block.function);
+    if !repeated {
+        *outline
+            .blocks
+            .entry(kernel_name::normalize(&block.function))
+            .or_default() += 1;
+    }
+    *last = Some((hash, block.function));
+}
+
+fn trim_end(line: &[u8]) -> &[u8] {
+    let mut end = line.len();
+    while end > 0 && matches!(line[end - 1], b'\n' | b'\r') {
+        end -= 1;
+    }
+    &line[..end]
+}
+
+/// The first field of a CSV row whose fields are all quoted.
+fn first_field(text: &[u8]) -> Option<&str> {
+    let rest = text.strip_prefix(b"\"")?;
+    let end = rest.iter().position(|&b| b == b'"')?;
+    std::str::from_utf8(&rest[..end]).ok()
+}
+
+/// The second field of a two-field row (`"Function Name","name"`),
+/// unquoted.
+fn second_field(text: &[u8]) -> String {
+    let Some(start) = text.windows(3).position(|w| w == b"\",\"") else {
+        return String::new();
+    };
+    let mut value = &text[start + 3..];
+    // Some views end the row with a comma: `"Kernel Name","name",`.
+    while let Some(rest) = value.strip_suffix(b",") {
+        value = rest;
+    }
+    let value = value.strip_suffix(b"\"").unwrap_or(value);
+    String::from_utf8_lossy(value).replace("\"\"", "\"")
+}
+
+/// The fields of a header row, unquoted.
+fn fields(text: &[u8]) -> Vec<String> {
+    let mut text = text;
+    while let Some(rest) = text.strip_suffix(b",") {
+        text = rest;
+    }
+    let inner = text
+        .strip_prefix(b"\"")
+        .and_then(|t| t.strip_suffix(b"\""))
+        .unwrap_or(text);
+    String::from_utf8_lossy(inner)
+        .split("\",\"")
+        .map(str::to_owned)
+        .collect()
+}
