@@ -31,69 +31,100 @@ struct Block {
     hash: FxHasher,
 }
 
-/// Reads the outline of the source page at `path` (plain or xz).
+/// The outline so far, fed one line at a time.
+#[derive(Default)]
+struct Scan {
+    outline: Outline,
+    block: Option<Block>,
+    last: Option<(u64, String)>,
+}
+
+/// Reads the outline of the source page at `path` (plain or xz). Lines are
+/// looked at where they lie in the reader's buffer, not copied out.
 pub fn outline(path: &str) -> Result<Outline, IngestError> {
     let mut input = super::open::open(path)?;
-    let mut outline = Outline::default();
-    let mut line = Vec::new();
-    let mut block: Option<Block> = None;
-    let mut last: Option<(u64, String)> = None;
+    let io = |source| IngestError::Io {
+        path: path.to_owned(),
+        source,
+    };
+    let mut scan = Scan::default();
+    let mut carry: Vec<u8> = Vec::new();
     loop {
-        line.clear();
-        let read = input
-            .read_until(b'\n', &mut line)
-            .map_err(|source| IngestError::Io {
-                path: path.to_owned(),
-                source,
-            })?;
-        if read == 0 {
+        let buffer = input.fill_buf().map_err(io)?;
+        if buffer.is_empty() {
             break;
         }
-        let text = trim_end(&line);
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', buffer) {
+            if carry.is_empty() {
+                scan.line(&buffer[start..end]);
+            } else {
+                carry.extend_from_slice(&buffer[start..end]);
+                scan.line(&carry);
+                carry.clear();
+            }
+            start = end + 1;
+        }
+        carry.extend_from_slice(&buffer[start..]);
+        let consumed = buffer.len();
+        input.consume(consumed);
+    }
+    if !carry.is_empty() {
+        scan.line(&carry);
+    }
+    scan.close();
+    Ok(scan.outline)
+}
+
+impl Scan {
+    fn line(&mut self, line: &[u8]) {
+        let text = trim_end(line);
         let Some(first) = first_field(text) else {
-            continue;
+            return;
         };
         if BLOCK_INTROS.contains(&first) {
-            close(&mut block, &mut last, &mut outline);
+            self.close();
             if first == "Kernel Name" || first == "Function Name" {
                 let mut hash = FxHasher::default();
                 hash.write(text);
-                block = Some(Block {
+                self.block = Some(Block {
                     function: second_field(text),
                     hash,
                 });
             }
-            continue;
+            return;
         }
         if BLOCK_HEADERS.contains(&first) {
             for column in fields(text) {
-                if !outline.columns.contains(&column) {
-                    outline.columns.insert(column);
+                if !self.outline.columns.contains(&column) {
+                    self.outline.columns.insert(column);
                 }
             }
         }
-        if let Some(block) = &mut block {
+        if let Some(block) = &mut self.block {
             block.hash.write(text);
         }
     }
-    close(&mut block, &mut last, &mut outline);
-    Ok(outline)
-}
 
-/// Counts the block just read, unless it repeats the last one kept.
-fn close(block: &mut Option<Block>, last: &mut Option<(u64, String)>, outline: &mut Outline) {
-    let Some(block) = block.take() else { return };
-    let hash = block.hash.finish();
-    let repeated = last
-        .as_ref()
-        .is_some_and(|(h, f)| *h == hash && *f == block.function);
-    if !repeated {
-        *outline
-            .blocks
-            .entry(kernel_name::normalize(&block.function))
-            .or_default() += 1;
+    /// Counts the block just read, unless it repeats the last one kept.
+    fn close(&mut self) {
+        let Some(block) = self.block.take() else {
+            return;
+        };
+        let hash = block.hash.finish();
+        let repeated = self
+            .last
+            .as_ref()
+            .is_some_and(|(h, f)| *h == hash && *f == block.function);
+        if !repeated {
+            *self
+                .outline
+                .blocks
+                .entry(kernel_name::normalize(&block.function))
+                .or_default() += 1;
+        }
+        self.last = Some((hash, block.function));
     }
-    *last = Some((hash, block.function));
 }
 
 fn trim_end(line: &[u8]) -> &[u8] {
