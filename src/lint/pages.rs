@@ -55,11 +55,19 @@ pub(super) fn import_and_check(
     needed: &Arc<Needed>,
     progress: &mut dyn FnMut(usize),
 ) -> Result<Option<(Report, CheckResult)>, IngestError> {
-    let outline = outline(source.1)?;
-    let imports = others
-        .iter()
-        .map(|(i, path)| ingest::read_file(path, *i, Some(needed.clone())))
-        .collect::<Result<Vec<_>, _>>()?;
+    // The outline and the other pages are read at once.
+    let (outline, imports) = std::thread::scope(|scope| {
+        let outline = scope.spawn(|| outline(source.1));
+        let imports = others
+            .iter()
+            .map(|(i, path)| ingest::read_file(path, *i, Some(needed.clone())))
+            .collect::<Result<Vec<_>, _>>();
+        let outline = outline
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (outline, imports)
+    });
+    let (outline, imports) = (outline?, imports?);
     let mut report = ingest::merge_imports(imports)?;
     if !report.kernels.iter().any(|k| k.id.is_some()) {
         return Ok(None);
