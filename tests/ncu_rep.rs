@@ -232,3 +232,14 @@ fn any_cut_or_flipped_byte_is_an_error_or_a_report_never_a_panic() {
         let _ = ncu_lint::ingest::import_report_bytes("flipped.ncu-rep", &flipped);
     }
 }
+
+#[test]
+fn a_kernel_level_finding_names_its_result_in_the_report() {
+    let out = ncu_lint(&["check", "--no-config", &fixture("lab/lab_full.ncu-rep.xz")]);
+    let text = stdout(&out);
+    assert!(text.contains("lab_full.ncu-rep.xz (result 22)"), "{text}");
+    assert!(
+        !text.contains("lab_full.ncu-rep.xz:"),
+        "no line numbers in a report: {text}"
+    );
+}

@@ -41,6 +41,8 @@ pub struct FileImport {
     pub sections_inferred: bool,
     /// GPU names the file shows (`device__attribute_display_name`).
     pub devices: Vec<String>,
+    /// Whether the file is an `.ncu-rep` report read natively.
+    pub report: bool,
     warning_index: HashMap<String, usize>,
     /// Metric keys to keep; `None` keeps all.
     needed: Option<Arc<Needed>>,

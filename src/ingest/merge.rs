@@ -73,6 +73,7 @@ pub fn input_file(import: &mut FileImport) -> InputFile {
         sections: std::mem::take(&mut import.sections),
         sections_inferred: import.sections_inferred,
         devices: std::mem::take(&mut import.devices),
+        report: import.report,
     }
 }
 

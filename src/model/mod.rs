@@ -36,6 +36,18 @@ impl Report {
     pub fn export_path(&self, origin: &Origin) -> &str {
         self.files.get(origin.file).map_or("?", |f| f.path.as_str())
     }
+
+    /// Where `origin` is, for people: `file:line`, or `report (result N)`
+    /// in a report read natively.
+    pub fn describe_origin(&self, origin: &Origin) -> String {
+        let path = self.export_path(origin);
+        match self.files.get(origin.file) {
+            Some(file) if file.report => {
+                format!("{path} (result {})", origin.line.saturating_sub(1))
+            }
+            _ => format!("{path}:{}", origin.line),
+        }
+    }
 }
 
 /// One input file and what was found in it.
@@ -62,6 +74,10 @@ pub struct InputFile {
     /// without `-lineinfo` (its "No lineinfo available" warnings).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub no_lineinfo: Vec<String>,
+    /// Whether it is an `.ncu-rep` report read natively: its origins'
+    /// "lines" are result numbers.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub report: bool,
 }
 
 impl InputFile {

@@ -69,6 +69,7 @@ fn read_from(
     };
     let mut container = Container::open(reader).map_err(fail)?;
     out.saw(Form::Raw);
+    out.report = true;
     let mut index = 0;
     let mut line_tables: HashMap<u64, LineTable> = HashMap::new();
     let mut columns = ColumnIndex::default();

@@ -97,11 +97,10 @@ impl FindingDiagnostic {
             .filter(|(k, _)| !is_param(k))
             .filter_map(|(k, v)| v.map(|v| format!("{k} = {}", format_number(v))))
             .collect();
-        let export = report.export_path(&finding.origin);
         self.footer = format!(
-            "decided by {}\nread from {export}:{}",
+            "decided by {}\nread from {}",
             values.join(", "),
-            finding.origin.line
+            report.describe_origin(&finding.origin)
         );
         if let Some(i) = instruction {
             self.footer.push_str(&format!("\nworst instruction: {i}"));
