@@ -9,8 +9,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// The magic bytes that open an `.ncu-rep` report.
-const REPORT_MAGIC: &[u8] = b"NVR\0";
+use crate::ingest::ncu_rep::MAGIC as REPORT_MAGIC;
 
 /// The exports the rules read from a report: the raw page in base units with
 /// metric names, the source page with CUDA lines and SASS, and the session
@@ -61,29 +60,6 @@ pub enum NcuError {
         #[source]
         source: std::io::Error,
     },
-}
-
-/// Whether `path` holds an Nsight Compute report (plain or xz-compressed).
-pub fn is_report(path: &str) -> bool {
-    let mut head = [0u8; 6];
-    let Ok(mut file) = std::fs::File::open(path) else {
-        return false;
-    };
-    let n = file.read(&mut head).unwrap_or(0);
-    if head[..n].starts_with(REPORT_MAGIC) {
-        return true;
-    }
-    if head[..n].starts_with(&[0xFD, b'7', b'z', b'X', b'Z', 0]) {
-        let Ok(file) = std::fs::File::open(path) else {
-            return false;
-        };
-        let mut inner = [0u8; 4];
-        return xz2::read::XzDecoder::new(file)
-            .read_exact(&mut inner)
-            .is_ok()
-            && inner == REPORT_MAGIC;
-    }
-    false
 }
 
 /// The `ncu` to run: `explicit`, else `$NCU`, else `ncu` on `PATH`.

@@ -2,7 +2,7 @@
 //! configuration and flags, and the inputs for the files given.
 
 use ncu_lint::config::{self, Pattern, SettingOrigin, Settings};
-use ncu_lint::ingest::Input;
+use ncu_lint::ingest::{Input, ncu_rep};
 use ncu_lint::lint::Linter;
 use ncu_lint::ncu::{self, NcuError, ReportFile};
 use ncu_lint::rules::{self, Pack, Severity};
@@ -83,7 +83,7 @@ pub(crate) fn inputs(
     let mut inputs = Vec::new();
     let mut reports = Vec::new();
     for file in files {
-        if file == "-" || !ncu::is_report(file) || !options.ncu_export {
+        if file == "-" || !ncu_rep::is_report(file) || !options.ncu_export {
             inputs.push(Input::Path(file.clone()));
             continue;
         }

@@ -36,13 +36,7 @@ pub fn prepare(
         path: path.to_owned(),
         source,
     };
-    let mut reader: Box<dyn BufRead + Send> = Box::new(BufReader::with_capacity(BUFFER, raw));
-    if reader.fill_buf().map_err(io_err)?.starts_with(XZ_MAGIC) {
-        reader = Box::new(BufReader::with_capacity(
-            BUFFER,
-            xz2::read::XzDecoder::new_multi_decoder(reader),
-        ));
-    }
+    let mut reader = decompressed(raw).map_err(io_err)?;
     let head = reader.fill_buf().map_err(io_err)?;
     if let Some(what) = describe_non_text(head) {
         return Err(IngestError::Encoding {
@@ -75,6 +69,19 @@ fn describe_non_text(head: &[u8]) -> Option<String> {
         });
     }
     None
+}
+
+/// Buffers `raw`, decompressing it on the fly when it is an xz stream
+/// (detected by its magic bytes, not the file name).
+pub(super) fn decompressed(raw: Box<dyn Read + Send>) -> io::Result<Box<dyn BufRead + Send>> {
+    let mut reader: Box<dyn BufRead + Send> = Box::new(BufReader::with_capacity(BUFFER, raw));
+    if reader.fill_buf()?.starts_with(XZ_MAGIC) {
+        reader = Box::new(BufReader::with_capacity(
+            BUFFER,
+            xz2::read::XzDecoder::new_multi_decoder(reader),
+        ));
+    }
+    Ok(reader)
 }
 
 #[cfg(test)]

@@ -13,17 +13,16 @@ mod messages;
 mod source;
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, Read};
 
 use std::collections::HashMap;
 
 use super::{FileImport, IngestError};
 use crate::model::{Form, Kernel};
-use container::{Container, ContainerError, Item, MAGIC};
+pub use container::MAGIC;
+use container::{Container, ContainerError, Item};
 use messages::{SessionDetails, text};
 use source::{ColumnIndex, LineTable};
-
-const XZ_MAGIC: &[u8] = &[0xFD, b'7', b'z', b'X', b'Z', 0x00];
 
 /// Whether `path` holds an Nsight Compute report (plain or xz-compressed).
 pub fn is_report(path: &str) -> bool {
@@ -155,12 +154,5 @@ fn read_session(details: &SessionDetails, out: &mut FileImport) {
 
 /// The report's bytes, decompressed when xz.
 fn open(path: &str) -> std::io::Result<Box<dyn BufRead + Send>> {
-    let mut reader: Box<dyn BufRead + Send> =
-        Box::new(BufReader::with_capacity(1 << 16, File::open(path)?));
-    if reader.fill_buf()?.starts_with(XZ_MAGIC) {
-        let decoder: Box<dyn Read + Send> =
-            Box::new(xz2::read::XzDecoder::new_multi_decoder(reader));
-        reader = Box::new(BufReader::with_capacity(1 << 16, decoder));
-    }
-    Ok(reader)
+    super::open::decompressed(Box::new(File::open(path)?))
 }
