@@ -3,9 +3,10 @@
 //! machine), else from the export itself (a `--print-source cuda` listing, or
 //! the CUDA rows of the source page).
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use crate::model::Report;
 
@@ -23,7 +24,10 @@ pub struct CudaSource<'a> {
     report: &'a Report,
     root: Option<PathBuf>,
     maps: Vec<(String, String)>,
-    disk: RefCell<HashMap<String, Option<Vec<String>>>>,
+    disk: RefCell<HashMap<String, Option<Rc<[String]>>>>,
+    /// The source page's CUDA rows by file and line, the first row of each
+    /// line in kernel order; built on first use.
+    page: OnceCell<HashMap<&'a str, HashMap<u32, &'a str>>>,
 }
 
 impl<'a> CudaSource<'a> {
@@ -34,6 +38,7 @@ impl<'a> CudaSource<'a> {
             root: search.root.clone(),
             maps: search.maps.clone(),
             disk: RefCell::new(HashMap::new()),
+            page: OnceCell::new(),
         }
     }
 
@@ -48,14 +53,26 @@ impl<'a> CudaSource<'a> {
                 return Some(text.clone());
             }
         }
-        self.report
-            .kernels
-            .iter()
-            .filter_map(|k| k.source.as_ref())
-            .filter(|s| s.file.as_deref() == Some(file))
-            .flat_map(|s| s.lines.iter())
-            .find(|row| row.line == Some(line))
-            .map(|row| row.text.clone())
+        let text = self.page_rows().get(file)?.get(&line)?;
+        Some((*text).to_owned())
+    }
+
+    fn page_rows(&self) -> &HashMap<&'a str, HashMap<u32, &'a str>> {
+        self.page.get_or_init(|| {
+            let mut rows: HashMap<&str, HashMap<u32, &str>> = HashMap::new();
+            for view in self.report.kernels.iter().filter_map(|k| k.source.as_ref()) {
+                let Some(file) = view.file.as_deref() else {
+                    continue;
+                };
+                let lines = rows.entry(file).or_default();
+                for row in &view.lines {
+                    if let Some(line) = row.line {
+                        lines.entry(line).or_insert(row.text.as_str());
+                    }
+                }
+            }
+            rows
+        })
     }
 
     /// Every line of `file` at hand: the whole file when it is on disk or
@@ -108,14 +125,14 @@ impl<'a> CudaSource<'a> {
         candidates.into_iter().find(|p| p.is_file())
     }
 
-    fn disk_lines(&self, file: &str) -> Option<Vec<String>> {
+    fn disk_lines(&self, file: &str) -> Option<Rc<[String]>> {
         if let Some(cached) = self.disk.borrow().get(file) {
             return cached.clone();
         }
         let lines = self
             .local_path(file)
             .and_then(|p| std::fs::read_to_string(p).ok())
-            .map(|text| text.lines().map(str::to_owned).collect::<Vec<_>>());
+            .map(|text| text.lines().map(str::to_owned).collect::<Rc<[String]>>());
         self.disk
             .borrow_mut()
             .insert(file.to_owned(), lines.clone());

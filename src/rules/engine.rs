@@ -437,6 +437,7 @@ fn place_on_lines(kernel: &Kernel, active: &ActiveRule, base: &Finding) -> Vec<F
     if total <= 0.0 || file.is_empty() {
         return Vec::new();
     }
+    let base_address = first_address(view);
     let mut placed: Vec<(f64, Finding)> = lines
         .into_iter()
         .filter(|l| l.weight / total >= min_share)
@@ -449,7 +450,7 @@ fn place_on_lines(kernel: &Kernel, active: &ActiveRule, base: &Finding) -> Vec<F
             });
             finding.instruction = l.worst.map(|row| Instruction {
                 address: row.address.clone().unwrap_or_default(),
-                offset: instruction_offset(view, row),
+                offset: instruction_offset(base_address, row),
                 sass: row.text.trim().to_owned(),
             });
             finding.values.insert("line_share".into(), Some(share));
@@ -467,14 +468,20 @@ fn place_on_lines(kernel: &Kernel, active: &ActiveRule, base: &Finding) -> Vec<F
 }
 
 /// An instruction's offset from the first instruction of its view.
-fn instruction_offset(view: &SourceView, row: &SourceRow) -> Option<u64> {
-    let parse = |a: &str| u64::from_str_radix(a.trim().trim_start_matches("0x"), 16).ok();
-    let base = view
-        .instructions
+fn instruction_offset(base: Option<u64>, row: &SourceRow) -> Option<u64> {
+    address_number(row.address.as_deref()?)?.checked_sub(base?)
+}
+
+/// The lowest instruction address of `view`, which offsets count from.
+fn first_address(view: &SourceView) -> Option<u64> {
+    view.instructions
         .iter()
-        .filter_map(|r| r.address.as_deref().and_then(parse))
-        .min()?;
-    parse(row.address.as_deref()?)?.checked_sub(base)
+        .filter_map(|r| r.address.as_deref().and_then(address_number))
+        .min()
+}
+
+fn address_number(address: &str) -> Option<u64> {
+    u64::from_str_radix(address.trim().trim_start_matches("0x"), 16).ok()
 }
 
 struct LineWeight<'a> {
