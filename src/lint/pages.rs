@@ -1,9 +1,10 @@
-//! A report given as several pages, one of them a source page: the other
-//! pages are read first (only the metrics the rules read are kept), the
-//! source page is outlined in one fast pass (blocks per kernel name, the
-//! columns its headers name), then read block by block, each block tied to
-//! its result and the result checked as soon as the block is complete.
-//! Memory is bounded by the largest block, not the page.
+//! A report given as several pages, one of them a source page, read on
+//! three threads at once: the other pages (only the metrics the rules read
+//! are kept); the source page's outline, one fast pass (blocks per kernel
+//! name, the columns its headers name); and the source page itself, block by
+//! block, each block tied to its result and the result checked as soon as
+//! the block is complete. Memory is bounded by the largest block, not the
+//! page.
 //!
 //! The tie is the merge's: the k-th block of a name belongs to the k-th
 //! result of that name when the name has as many blocks as results, and to
@@ -48,6 +49,11 @@ pub(super) fn plan(inputs: &[Input]) -> Option<(Page, Vec<Page>)> {
 /// Imports and checks the pages, streaming the source page `source`
 /// (`paths[source]`); `None` when the pages are better merged (no result
 /// IDs to tie blocks to, or blocks that do not match the outline).
+///
+/// The other pages and the source page's outline are read on their own
+/// threads while the first block of the source page is parsed, which then
+/// waits for them. (Holding more blocks until they are known was measured:
+/// no faster, and the held rows cost memory.)
 pub(super) fn import_and_check(
     source: (usize, &str),
     others: &[Page],
@@ -55,88 +61,194 @@ pub(super) fn import_and_check(
     needed: &Arc<Needed>,
     progress: &mut dyn FnMut(usize),
 ) -> Result<Option<(Report, CheckResult)>, IngestError> {
-    // The outline and the other pages are read at once.
-    let (outline, imports) = std::thread::scope(|scope| {
-        let outline = scope.spawn(|| outline(source.1));
-        let imports = others
-            .iter()
-            .map(|(i, path)| ingest::read_file(path, *i, Some(needed.clone())))
-            .collect::<Result<Vec<_>, _>>();
-        let outline = outline
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (outline, imports)
-    });
-    let (outline, imports) = (outline?, imports?);
-    let mut report = ingest::merge_imports(imports)?;
-    if !report.kernels.iter().any(|k| k.id.is_some()) {
-        return Ok(None);
-    }
-    let ties = Ties::new(&report, &outline);
-    let mut forms: std::collections::HashSet<Form> = report.files.iter().map(|f| f.form).collect();
-    forms.insert(Form::Source);
-    let mut checker = Checker::new(rules, forms);
-    checker.see_column_names(
-        outline
-            .columns
-            .iter()
-            .filter(|c| needed.source_columns.contains(*c)),
-    );
-    let mut checked = vec![false; report.kernels.len()];
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    let mut unattached: Vec<Unattached> = Vec::new();
-    let mut done = 0;
-    let page = ingest::stream_source_page(
-        source.1,
-        source.0,
-        Some(needed.clone()),
-        &mut |block: SourceView| {
-            let name = kernel_name::normalize(&block.function);
-            let k = seen.entry(name.clone()).or_default();
-            let target = ties.target(&name, *k);
-            *k += 1;
-            let Some(index) = target else {
-                unattached.push(Unattached {
-                    reason: ties.reason(&name),
-                    function: block.function,
-                    origin: block.origin,
-                });
-                return;
-            };
-            let kernel = &mut report.kernels[index];
-            kernel.source = Some(block);
-            checker.kernel(kernel, index);
-            strip(kernel);
-            checked[index] = true;
-            done += 1;
-            if done % 64 == 0 {
-                progress(done);
-            }
-        },
-    )?;
-    let matches = seen.len() == outline.blocks.len()
-        && seen
-            .iter()
-            .all(|(name, n)| outline.blocks.get(name) == Some(n));
-    if !matches {
-        return Ok(None);
-    }
-    for (index, kernel) in report.kernels.iter_mut().enumerate() {
-        if !checked[index] {
-            checker.kernel(kernel, index);
-            strip(kernel);
+    std::thread::scope(|scope| {
+        let pages = scope.spawn(|| {
+            let imports = others
+                .iter()
+                .map(|(i, path)| ingest::read_file(path, *i, Some(needed.clone())))
+                .collect::<Result<Vec<_>, _>>()?;
+            ingest::merge_imports(imports)
+        });
+        let outlining = scope.spawn(|| outline(source.1));
+        let mut stream = Stream {
+            rules,
+            needed,
+            reading: Some((pages, outlining)),
+            tying: Ok(None),
+        };
+        let page = ingest::stream_source_page(
+            source.1,
+            source.0,
+            Some(needed.clone()),
+            &mut |block: SourceView| stream.block(block, progress),
+        )?;
+        stream.finish(page, source.0, progress)
+    })
+}
+
+/// A thread reading what the blocks are tied with.
+type Reading<'s, T> = std::thread::ScopedJoinHandle<'s, Result<T, IngestError>>;
+
+/// What a reading thread returned; its panic goes on.
+fn joined<T>(handle: Reading<'_, T>) -> Result<T, IngestError> {
+    handle
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// The streamed check's state between blocks.
+struct Stream<'s, 'r> {
+    rules: &'r [ActiveRule],
+    needed: &'r Needed,
+    /// The other pages' results and the outline, while they are read.
+    reading: Option<(Reading<'s, Report>, Reading<'s, Outline>)>,
+    /// Then the check under way; none when the results have no IDs to tie
+    /// blocks to; or why the pages could not be read.
+    tying: Result<Option<Tying<'r>>, IngestError>,
+}
+
+impl<'r> Stream<'_, 'r> {
+    /// Takes one parsed block: tied and checked once the results and
+    /// outline are known.
+    fn block(&mut self, block: SourceView, progress: &mut dyn FnMut(usize)) {
+        self.learn();
+        if let Ok(Some(tying)) = &mut self.tying {
+            tying.tie(block, progress);
         }
     }
-    progress(report.kernels.len());
-    ingest::add_streamed_page(&mut report, page, source.0);
-    // Grouped by name, in order of first appearance, as the merge lists them.
-    unattached.sort_by_key(|u| {
-        outline
-            .blocks
-            .get_index_of(&kernel_name::normalize(&u.function))
-    });
-    report.unattached.extend(unattached);
-    Ok(Some((report, checker.finish())))
+
+    /// Waits for the other pages and the outline, if not yet known, and
+    /// starts tying.
+    fn learn(&mut self) {
+        let Some((pages, outlining)) = self.reading.take() else {
+            return;
+        };
+        let (report, outline) = (joined(pages), joined(outlining));
+        self.tying = report.and_then(|report| {
+            let outline = outline?;
+            Ok(report
+                .kernels
+                .iter()
+                .any(|k| k.id.is_some())
+                .then(|| Tying::new(report, outline, self.rules, self.needed)))
+        });
+    }
+
+    /// The report and its check once the page is read; `None` when the
+    /// pages are better merged.
+    fn finish(
+        mut self,
+        page: ingest::FileImport,
+        file: usize,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<Option<(Report, CheckResult)>, IngestError> {
+        self.learn();
+        match self.tying? {
+            Some(tying) => Ok(tying.finish(page, file, progress)),
+            None => Ok(None),
+        }
+    }
+}
+
+/// Blocks being tied to results and the results checked.
+struct Tying<'r> {
+    report: Report,
+    checker: Checker<'r>,
+    outline: Outline,
+    ties: Ties,
+    checked: Vec<bool>,
+    /// Blocks read so far, by normalised name.
+    seen: HashMap<String, usize>,
+    unattached: Vec<Unattached>,
+    done: usize,
+}
+
+impl<'r> Tying<'r> {
+    fn new(report: Report, outline: Outline, rules: &'r [ActiveRule], needed: &Needed) -> Self {
+        let mut forms: std::collections::HashSet<Form> =
+            report.files.iter().map(|f| f.form).collect();
+        forms.insert(Form::Source);
+        let mut checker = Checker::new(rules, forms);
+        checker.see_column_names(
+            outline
+                .columns
+                .iter()
+                .filter(|c| needed.source_columns.contains(*c)),
+        );
+        Tying {
+            ties: Ties::new(&report, &outline),
+            checked: vec![false; report.kernels.len()],
+            report,
+            checker,
+            outline,
+            seen: HashMap::new(),
+            unattached: Vec::new(),
+            done: 0,
+        }
+    }
+
+    /// Ties `block` to its result and checks the result, or lists the
+    /// block as unattached.
+    fn tie(&mut self, block: SourceView, progress: &mut dyn FnMut(usize)) {
+        let name = kernel_name::normalize(&block.function);
+        let k = self.seen.entry(name.clone()).or_default();
+        let target = self.ties.target(&name, *k);
+        *k += 1;
+        let Some(index) = target else {
+            self.unattached.push(Unattached {
+                reason: self.ties.reason(&name),
+                function: block.function,
+                origin: block.origin,
+            });
+            return;
+        };
+        let kernel = &mut self.report.kernels[index];
+        kernel.source = Some(block);
+        self.checker.kernel(kernel, index);
+        strip(kernel);
+        self.checked[index] = true;
+        self.done += 1;
+        if self.done % 64 == 0 {
+            progress(self.done);
+        }
+    }
+
+    /// Checks the results no block was tied to and completes the report;
+    /// `None` when the blocks read do not match the outline.
+    fn finish(
+        mut self,
+        page: ingest::FileImport,
+        file: usize,
+        progress: &mut dyn FnMut(usize),
+    ) -> Option<(Report, CheckResult)> {
+        let outline = &self.outline;
+        let matches = self.seen.len() == outline.blocks.len()
+            && self
+                .seen
+                .iter()
+                .all(|(name, n)| outline.blocks.get(name) == Some(n));
+        if !matches {
+            return None;
+        }
+        let mut report = self.report;
+        for (index, kernel) in report.kernels.iter_mut().enumerate() {
+            if !self.checked[index] {
+                self.checker.kernel(kernel, index);
+                strip(kernel);
+            }
+        }
+        progress(report.kernels.len());
+        ingest::add_streamed_page(&mut report, page, file);
+        // Grouped by name, in order of first appearance, as the merge lists them.
+        let mut unattached = self.unattached;
+        unattached.sort_by_key(|u| {
+            outline
+                .blocks
+                .get_index_of(&kernel_name::normalize(&u.function))
+        });
+        report.unattached.extend(unattached);
+        Some((report, self.checker.finish()))
+    }
 }
 
 /// Keeps a checked result's identity and CUDA rows, not its metrics or
