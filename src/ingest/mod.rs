@@ -23,6 +23,7 @@ mod open;
 pub mod outline;
 mod quoted;
 mod raw;
+mod read_ahead;
 mod records;
 mod sections;
 mod session;
@@ -230,7 +231,7 @@ pub fn stream_source_page(
     needed: Option<Arc<Needed>>,
     on_block: &mut dyn FnMut(SourceView),
 ) -> Result<FileImport, IngestError> {
-    let input = open::open(path)?;
+    let input = open::open_to_read(path)?;
     let out = FileImport::new(path, file)
         .with_needed(needed)
         .streaming_blocks();
@@ -264,7 +265,7 @@ fn read_path(
     if path != "-" && ncu_rep::is_report(path) {
         return ncu_rep::read(path, out, on_kernel);
     }
-    let input = open::open(path)?;
+    let input = open::open_to_read(path)?;
     read(Records::new(input, path), out, on_kernel)
 }
 

@@ -6,9 +6,12 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
 use super::error::IngestError;
+use super::read_ahead::ReadAhead;
 
 const XZ_MAGIC: &[u8] = &[0xFD, b'7', b'z', b'X', b'Z', 0x00];
 const BUFFER: usize = 1 << 16;
+/// Files this large or larger are read ahead on a second thread.
+const READ_AHEAD_FROM: u64 = 1 << 20;
 
 /// Opens `path` for streaming. An xz stream is decompressed on the fly
 /// (detected by its magic bytes, not the file name); UTF-16 and binary data
@@ -24,6 +27,22 @@ pub fn open(path: &str) -> Result<Box<dyn BufRead + Send>, IngestError> {
         Box::new(File::open(Path::new(path)).map_err(io_err)?)
     };
     prepare(path, raw)
+}
+
+/// Opens `path` as [`open`] does, for a read from start to end: a file of
+/// [`READ_AHEAD_FROM`] bytes or more is read (and decompressed) on a second
+/// thread while it is parsed.
+pub fn open_to_read(path: &str) -> Result<Box<dyn BufRead + Send>, IngestError> {
+    let reader = open(path)?;
+    let large = path != "-" && std::fs::metadata(path).is_ok_and(|m| m.len() >= READ_AHEAD_FROM);
+    if !large {
+        return Ok(reader);
+    }
+    let ahead = ReadAhead::new(reader).map_err(|source| IngestError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    Ok(Box::new(ahead))
 }
 
 /// Buffers `raw` (named `path` in errors), decompressing xz and refusing
