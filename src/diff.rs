@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use indexmap::IndexMap;
 
 use crate::model::Report;
-use crate::rules::finding::Measure;
+use crate::rules::finding::{Measure, Name};
 use crate::rules::{CheckResult, FailOn, Finding, Location, Place, by_kernel};
 use crate::triage::groups;
 
@@ -241,7 +241,7 @@ fn compare(head: &[&Finding], base: &[&Finding]) -> (Vec<Finding>, Vec<Finding>)
 
 /// Quantities of one kernel that moved beyond the tolerance.
 fn quantity_changes(base: &[&Measure], head: &[&Measure], tolerance: Tolerance) -> Vec<Change> {
-    let of = |measures: &[&Measure]| -> IndexMap<String, (String, f64, bool)> {
+    let of = |measures: &[&Measure]| -> IndexMap<Name, (Name, f64, bool)> {
         measures
             .iter()
             .map(|m| {
@@ -268,8 +268,8 @@ fn quantity_changes(base: &[&Measure], head: &[&Measure], tolerance: Tolerance) 
         };
         if beyond(worse_by.abs()) {
             changes.push(Change {
-                rule,
-                quantity: name,
+                rule: rule.to_string(),
+                quantity: name.to_string(),
                 base: *base_value,
                 head: head_value,
                 regression: worse_by > 0.0,

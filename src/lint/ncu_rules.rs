@@ -29,7 +29,7 @@ pub(super) fn findings(
             };
             let mut values = IndexMap::new();
             if let Some(speedup) = rule.speedup {
-                values.insert("estimated_speedup".to_owned(), Some(speedup));
+                values.insert("estimated_speedup".into(), Some(speedup));
             }
             out.push(Finding {
                 rule: id,

@@ -12,7 +12,6 @@
 
 use std::io::{self, Write};
 
-use indexmap::IndexMap;
 use serde::Serialize;
 
 use super::{Context, Emitter, count_by_severity};
@@ -55,7 +54,7 @@ struct FindingJson<'a> {
     location: &'a Option<Location>,
     instruction: &'a Option<Instruction>,
     message: &'a str,
-    values: &'a IndexMap<String, Option<f64>>,
+    values: &'a crate::rules::finding::Values,
     variant: &'a str,
     export: ExportJson<'a>,
     impact: Option<ImpactJson>,

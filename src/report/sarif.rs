@@ -7,7 +7,6 @@
 
 use std::io::{self, Write};
 
-use indexmap::IndexMap;
 use serde::Serialize;
 use serde_json::{Value as Json, json};
 
@@ -132,7 +131,7 @@ struct Fingerprints {
 #[serde(rename_all = "camelCase")]
 struct Properties<'a> {
     kernel_id: Option<u64>,
-    values: &'a IndexMap<String, Option<f64>>,
+    values: &'a crate::rules::finding::Values,
     #[serde(skip_serializing_if = "Option::is_none")]
     fix: Option<&'a str>,
 }

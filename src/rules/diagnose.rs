@@ -11,11 +11,9 @@
 //! reads the kernel's values and, for the width, the SASS of its worst
 //! instruction or the kernel's mix of memory-instruction widths.
 
-use indexmap::IndexMap;
-
 use super::ActiveRule;
 use super::expr::Outcome;
-use super::finding::Finding;
+use super::finding::{Finding, Names};
 use super::rule::Analysis;
 use crate::memory_model::{
     GlobalPattern, SECTOR, WARP, global_pattern, sass_width, threads_per_wavefront,
@@ -51,7 +49,7 @@ pub const SOURCE_COLUMNS: [&str; 9] = [
 const DOMINANT_WIDTH: f64 = 0.9;
 
 /// Adds the cause's values to `finding` and renders its fix.
-pub(super) fn apply(kernel: &Kernel, active: &ActiveRule, finding: &mut Finding) {
+pub(super) fn apply(kernel: &Kernel, active: &ActiveRule, finding: &mut Finding, names: &Names) {
     let Some(analysis) = active.rule.analysis else {
         return;
     };
@@ -64,13 +62,13 @@ pub(super) fn apply(kernel: &Kernel, active: &ActiveRule, finding: &mut Finding)
         global => global_access(kernel, finding, line, global),
     };
     for (name, value) in model {
-        finding.values.insert(name.to_owned(), value);
+        finding.values.insert(names.get(name), value);
     }
     finding.fix = render_fix(active, &finding.values);
 }
 
 /// The first fix whose condition holds and whose values are all known.
-fn render_fix(active: &ActiveRule, values: &IndexMap<String, Option<f64>>) -> Option<String> {
+fn render_fix(active: &ActiveRule, values: &crate::rules::finding::Values) -> Option<String> {
     let lookup = |name: &str| values.get(name).copied().flatten();
     active.rule.fixes.iter().find_map(|fix| {
         let holds = fix
@@ -287,7 +285,7 @@ mod tests {
             location: None,
             instruction: None,
             message: String::new(),
-            values: IndexMap::new(),
+            values: crate::rules::finding::Values::new(),
             variant: String::new(),
             origin: Default::default(),
             estimate: Default::default(),

@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use indexmap::IndexMap;
 
 use super::expr::Outcome;
-use super::finding::{CheckResult, Estimate, Finding, Instruction, Location, Measure, Skip};
+use super::finding::{CheckResult, Estimate, Finding, Instruction, Location, Measure, Names, Skip};
 use super::pack::{Candidate, Rule, Scope, Severity, SourceSum, Variant};
 use super::{diagnose, impact};
 use crate::ingest::metric_name;
@@ -66,6 +66,7 @@ pub struct Checker<'r> {
     /// as zero, not as missing.
     columns: HashSet<String>,
     skips: IndexMap<String, Skip>,
+    names: Names,
     result: CheckResult,
 }
 
@@ -77,6 +78,7 @@ impl<'r> Checker<'r> {
             forms,
             columns: HashSet::new(),
             skips: IndexMap::new(),
+            names: Names::default(),
             result: CheckResult::default(),
         }
     }
@@ -112,6 +114,7 @@ impl<'r> Checker<'r> {
         self.result.kernels += 1;
         let context = Context {
             columns: &self.columns,
+            names: &self.names,
         };
         let kernel_ns = impact::kernel_ns(kernel, &context);
         if self.result.kernel_ns.len() <= index {
@@ -139,8 +142,8 @@ impl<'r> Checker<'r> {
                         if let Some(value) = measured {
                             self.result.measures.push(Measure {
                                 kernel: index,
-                                rule: rule.id.clone(),
-                                name: quantity.name.clone(),
+                                rule: self.names.get(&rule.id),
+                                name: self.names.get(&quantity.name),
                                 value,
                                 higher_is_better: quantity.higher_is_better,
                             });
@@ -278,10 +281,12 @@ pub(super) struct Context<'a> {
     /// without one of these has no such activity (ncu drops all-zero
     /// columns), which reads as zero, not as missing.
     columns: &'a HashSet<String>,
+    /// The names findings carry.
+    names: &'a Names,
 }
 
-/// A rule's values for one kernel, by name.
-type Values<'a> = IndexMap<&'a str, Option<f64>, rustc_hash::FxBuildHasher>;
+/// A rule's values for one kernel, by name, while it is evaluated.
+type Bindings<'a> = IndexMap<&'a str, Option<f64>, rustc_hash::FxBuildHasher>;
 
 enum Evaluation {
     /// Findings (possibly none) and the rule's deciding quantity.
@@ -301,7 +306,7 @@ fn evaluate(
     for variant in &rule.variants {
         // Names borrow from the rule: evaluating a kernel allocates nothing
         // unless a finding is made.
-        let mut values: Values<'_> = Values::default();
+        let mut values: Bindings<'_> = Bindings::default();
         let mut missing = Vec::new();
         for (name, candidates) in &variant.inputs {
             match resolve(kernel, candidates, context) {
@@ -338,9 +343,19 @@ fn evaluate(
         if condition.eval(&|n| values.get(n).copied().flatten()) != Outcome::Bool(true) {
             return Evaluation::Evaluated(Vec::new(), quantity);
         }
-        let owned = values.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect();
+        // Room for the values a diagnosis adds, so the map is not regrown.
+        let mut owned = crate::rules::finding::Values::with_capacity(values.len() + 8);
+        owned.extend(values.iter().map(|(k, v)| (context.names.get(k), *v)));
         let estimate = impact::estimate(kernel, active, &owned, kernel_ns, context);
-        let found = findings(kernel, index, active, variant, owned, estimate);
+        let found = findings(
+            kernel,
+            index,
+            active,
+            variant,
+            owned,
+            estimate,
+            context.names,
+        );
         return Evaluation::Evaluated(found, quantity);
     }
     Evaluation::Missing(first_missing.unwrap_or_default())
@@ -351,8 +366,9 @@ fn findings(
     index: usize,
     active: &ActiveRule,
     variant: &Variant,
-    values: IndexMap<String, Option<f64>>,
+    values: crate::rules::finding::Values,
     estimate: Estimate,
+    names: &Names,
 ) -> Vec<Finding> {
     let rule = &active.rule;
     let (severity, message) = severity_and_message(active, variant, &values);
@@ -373,7 +389,7 @@ fn findings(
     };
     impact::apply_threshold(&mut base, active);
     let placed = match (rule.scope, &rule.lines, &kernel.source) {
-        (Scope::Line, Some(_), Some(_)) => place_on_lines(kernel, active, &base),
+        (Scope::Line, Some(_), Some(_)) => place_on_lines(kernel, active, &base, names),
         _ => Vec::new(),
     };
     let mut found = if placed.is_empty() {
@@ -382,7 +398,7 @@ fn findings(
         placed
     };
     for finding in &mut found {
-        diagnose::apply(kernel, active, finding);
+        diagnose::apply(kernel, active, finding, names);
     }
     found
 }
@@ -393,7 +409,7 @@ fn findings(
 fn severity_and_message(
     active: &ActiveRule,
     variant: &Variant,
-    values: &IndexMap<String, Option<f64>>,
+    values: &crate::rules::finding::Values,
 ) -> (Severity, String) {
     let rule = &active.rule;
     let lookup = |n: &str| values.get(n).copied().flatten();
@@ -426,7 +442,12 @@ fn severity_and_message(
 /// A line-scoped finding spread over the CUDA lines that hold at least the
 /// rule's minimum share of its weight, largest share first; empty when the
 /// source view has no weight or no file to point at.
-fn place_on_lines(kernel: &Kernel, active: &ActiveRule, base: &Finding) -> Vec<Finding> {
+fn place_on_lines(
+    kernel: &Kernel,
+    active: &ActiveRule,
+    base: &Finding,
+    names: &Names,
+) -> Vec<Finding> {
     let (Some(spec), Some(view)) = (&active.rule.lines, &kernel.source) else {
         return Vec::new();
     };
@@ -453,7 +474,7 @@ fn place_on_lines(kernel: &Kernel, active: &ActiveRule, base: &Finding) -> Vec<F
                 offset: instruction_offset(base_address, row),
                 sass: row.text.trim().to_owned(),
             });
-            finding.values.insert("line_share".into(), Some(share));
+            finding.values.insert(names.get("line_share"), Some(share));
             finding.estimate = base.estimate.scaled(share);
             finding.message.push_str(&format!(
                 "; line {} holds {} of it",

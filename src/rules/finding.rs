@@ -8,6 +8,30 @@ use indexmap::IndexMap;
 use super::severity::Severity;
 use crate::model::Origin;
 
+/// A name a finding or measure carries (a value's, a rule's), shared by all
+/// that carry it: thousands of findings hold the same few dozen names.
+pub type Name = std::sync::Arc<str>;
+
+/// A finding's values by name.
+pub type Values = IndexMap<Name, Option<f64>>;
+
+/// The names of one check, each allocated once.
+#[derive(Debug, Default)]
+pub struct Names(std::cell::RefCell<rustc_hash::FxHashSet<Name>>);
+
+impl Names {
+    /// The shared `name`.
+    pub fn get(&self, name: &str) -> Name {
+        let mut names = self.0.borrow_mut();
+        if let Some(known) = names.get(name) {
+            return known.clone();
+        }
+        let new = Name::from(name);
+        names.insert(new.clone());
+        new
+    }
+}
+
 /// Where in CUDA source a finding is.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Location {
@@ -49,7 +73,7 @@ pub struct Finding {
     /// The rendered message.
     pub message: String,
     /// Inputs, derived values and parameters that decided it (`None`: undefined).
-    pub values: IndexMap<String, Option<f64>>,
+    pub values: Values,
     /// Which variant of the rule was evaluated.
     pub variant: String,
     /// The export row the kernel was read from.
@@ -147,9 +171,9 @@ pub struct Measure {
     /// Index of the kernel in the report.
     pub kernel: usize,
     /// The rule id.
-    pub rule: String,
+    pub rule: Name,
     /// The quantity's name (`efficiency`).
-    pub name: String,
+    pub name: Name,
     /// Its value.
     pub value: f64,
     /// Whether higher values are better.

@@ -33,7 +33,7 @@ pub(super) fn kernel_ns(kernel: &Kernel, context: &Context<'_>) -> Option<f64> {
 pub(super) fn estimate(
     kernel: &Kernel,
     active: &ActiveRule,
-    values: &indexmap::IndexMap<String, Option<f64>>,
+    values: &crate::rules::finding::Values,
     kernel_ns: Option<f64>,
     context: &Context<'_>,
 ) -> Estimate {
