@@ -14,6 +14,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::ingest::outline::{Outline, outline};
 use crate::ingest::{self, IngestError, Input, Needed};
@@ -46,14 +47,18 @@ pub(super) fn plan(inputs: &[Input]) -> Option<(Page, Vec<Page>)> {
     Some(((source, paths[source].to_owned()), others))
 }
 
+/// Parsed blocks waiting to be checked, at most.
+const BLOCKS_AHEAD: usize = 8;
+
 /// Imports and checks the pages, streaming the source page `source`
 /// (`paths[source]`); `None` when the pages are better merged (no result
 /// IDs to tie blocks to, or blocks that do not match the outline).
 ///
-/// The other pages and the source page's outline are read on their own
-/// threads while the first block of the source page is parsed, which then
-/// waits for them. (Holding more blocks until they are known was measured:
-/// no faster, and the held rows cost memory.)
+/// This thread parses the source page and hands each block to a checking
+/// thread; the other pages and the source page's outline are read on
+/// threads of their own meanwhile, and the checking thread waits for them
+/// before its first block. (Holding more than a few parsed blocks until they
+/// are known was measured: no faster, and the held rows cost memory.)
 pub(super) fn import_and_check(
     source: (usize, &str),
     others: &[Page],
@@ -61,6 +66,7 @@ pub(super) fn import_and_check(
     needed: &Arc<Needed>,
     progress: &mut dyn FnMut(usize),
 ) -> Result<Option<(Report, CheckResult)>, IngestError> {
+    let checked = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         let pages = scope.spawn(|| {
             let imports = others
@@ -70,19 +76,46 @@ pub(super) fn import_and_check(
             ingest::merge_imports(imports)
         });
         let outlining = scope.spawn(|| outline(source.1));
-        let mut stream = Stream {
-            rules,
-            needed,
-            reading: Some((pages, outlining)),
-            tying: Ok(None),
-        };
+        let (send, blocks) = std::sync::mpsc::sync_channel::<SourceView>(BLOCKS_AHEAD);
+        let checked = &checked;
+        let checking = scope.spawn(move || {
+            let mut stream = Stream {
+                rules,
+                needed,
+                checked,
+                reading: Some((pages, outlining)),
+                tying: Ok(None),
+            };
+            for block in blocks {
+                stream.block(block);
+            }
+            stream
+        });
+        let mut told = 0;
         let page = ingest::stream_source_page(
             source.1,
             source.0,
             Some(needed.clone()),
-            &mut |block: SourceView| stream.block(block, progress),
-        )?;
-        stream.finish(page, source.0, progress)
+            &mut |block: SourceView| {
+                // The checking thread stops early only by a panic, which
+                // the join below passes on.
+                let _ = send.send(block);
+                let now = checked.load(Ordering::Relaxed);
+                if now >= told + 64 {
+                    told = now;
+                    progress(now);
+                }
+            },
+        );
+        drop(send);
+        let stream = checking
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let done = stream.finish(page?, source.0)?;
+        if let Some((report, _)) = &done {
+            progress(report.kernels.len());
+        }
+        Ok(done)
     })
 }
 
@@ -100,6 +133,8 @@ fn joined<T>(handle: Reading<'_, T>) -> Result<T, IngestError> {
 struct Stream<'s, 'r> {
     rules: &'r [ActiveRule],
     needed: &'r Needed,
+    /// Results checked so far, for the parsing thread's progress.
+    checked: &'r AtomicUsize,
     /// The other pages' results and the outline, while they are read.
     reading: Option<(Reading<'s, Report>, Reading<'s, Outline>)>,
     /// Then the check under way; none when the results have no IDs to tie
@@ -110,10 +145,11 @@ struct Stream<'s, 'r> {
 impl<'r> Stream<'_, 'r> {
     /// Takes one parsed block: tied and checked once the results and
     /// outline are known.
-    fn block(&mut self, block: SourceView, progress: &mut dyn FnMut(usize)) {
+    fn block(&mut self, block: SourceView) {
         self.learn();
         if let Ok(Some(tying)) = &mut self.tying {
-            tying.tie(block, progress);
+            tying.tie(block);
+            self.checked.store(tying.done, Ordering::Relaxed);
         }
     }
 
@@ -140,11 +176,10 @@ impl<'r> Stream<'_, 'r> {
         mut self,
         page: ingest::FileImport,
         file: usize,
-        progress: &mut dyn FnMut(usize),
     ) -> Result<Option<(Report, CheckResult)>, IngestError> {
         self.learn();
         match self.tying? {
-            Some(tying) => Ok(tying.finish(page, file, progress)),
+            Some(tying) => Ok(tying.finish(page, file)),
             None => Ok(None),
         }
     }
@@ -189,7 +224,7 @@ impl<'r> Tying<'r> {
 
     /// Ties `block` to its result and checks the result, or lists the
     /// block as unattached.
-    fn tie(&mut self, block: SourceView, progress: &mut dyn FnMut(usize)) {
+    fn tie(&mut self, block: SourceView) {
         let name = kernel_name::normalize(&block.function);
         let k = self.seen.entry(name.clone()).or_default();
         let target = self.ties.target(&name, *k);
@@ -208,19 +243,11 @@ impl<'r> Tying<'r> {
         strip(kernel);
         self.checked[index] = true;
         self.done += 1;
-        if self.done % 64 == 0 {
-            progress(self.done);
-        }
     }
 
     /// Checks the results no block was tied to and completes the report;
     /// `None` when the blocks read do not match the outline.
-    fn finish(
-        mut self,
-        page: ingest::FileImport,
-        file: usize,
-        progress: &mut dyn FnMut(usize),
-    ) -> Option<(Report, CheckResult)> {
+    fn finish(mut self, page: ingest::FileImport, file: usize) -> Option<(Report, CheckResult)> {
         let outline = &self.outline;
         let matches = self.seen.len() == outline.blocks.len()
             && self
@@ -237,7 +264,6 @@ impl<'r> Tying<'r> {
                 strip(kernel);
             }
         }
-        progress(report.kernels.len());
         ingest::add_streamed_page(&mut report, page, file);
         // Grouped by name, in order of first appearance, as the merge lists them.
         let mut unattached = self.unattached;
