@@ -2,7 +2,7 @@
 """Throughput and peak memory of `ncu-lint check` against the bare csv-crate
 pass and a Python dict-per-row pass, measured side by side in one run.
 
-    cargo build --release --examples && python3 bench/run.py [MEGABYTES]
+    cargo build --release --bins --examples && python3 bench/run.py [MEGABYTES]
 
 Builds target/bench/{raw,details}_<N>mb.csv from the lab fixtures if absent,
 then times each command with /usr/bin/time (wall seconds, peak RSS) and
@@ -10,7 +10,7 @@ prints a Markdown table. Each command runs `REPEAT` times; the best is kept.
 A second table times several reports in one run: `check --each` over both
 files against checking them one after another, and `diff` of each file
 against itself; and one report of two pages: the raw page and the CUDA/SASS
-source page of 60 copies of the lab (merged in memory, not streamed).
+source page of 60 copies of the lab (the source page streamed).
 """
 import json
 import os
