@@ -24,6 +24,7 @@ mod parse;
 
 use std::path::{Path, PathBuf};
 
+use globset::{Glob, GlobMatcher};
 use indexmap::IndexMap;
 use miette::NamedSource;
 use regex::Regex;
@@ -36,36 +37,39 @@ use crate::rules::{FailOn, Severity};
 /// The file name looked for.
 pub const FILE_NAME: &str = "ncu-lint.toml";
 
-/// A rule id or glob (`*` any run of characters, `?` one).
+/// A rule id or kernel name glob: `*` any run of characters (`/` too), `?`
+/// one; everything else stands for itself, brackets and braces included, as
+/// kernel names are full of them (`{lambda(int)#1}`, `operator[]`).
 #[derive(Debug, Clone)]
 pub struct Pattern {
     text: String,
-    /// `None` when the glob is too large for a regex; then it matches itself only.
-    regex: Option<Regex>,
+    /// `None` when the glob is too large to compile; then it matches itself only.
+    matcher: Option<GlobMatcher>,
 }
 
 impl Pattern {
     /// Compiles a glob.
     pub fn glob(text: &str) -> Pattern {
-        let mut source = String::from("^");
-        for c in text.chars() {
-            match c {
-                '*' => source.push_str(".*"),
-                '?' => source.push('.'),
-                c => source.push_str(&regex::escape(&c.to_string())),
+        let mut source = String::with_capacity(text.len());
+        for piece in text.split_inclusive(['*', '?']) {
+            match piece.strip_suffix(['*', '?']) {
+                Some(literal) => {
+                    source.push_str(&globset::escape(literal));
+                    source.push_str(&piece[literal.len()..]);
+                }
+                None => source.push_str(&globset::escape(piece)),
             }
         }
-        source.push('$');
         Pattern {
             text: text.to_owned(),
-            regex: Regex::new(&source).ok(),
+            matcher: Glob::new(&source).ok().map(|g| g.compile_matcher()),
         }
     }
 
     /// Whether `text` matches.
     pub fn matches(&self, text: &str) -> bool {
-        match &self.regex {
-            Some(regex) => regex.is_match(text),
+        match &self.matcher {
+            Some(matcher) => matcher.is_match(text),
             None => self.text == text,
         }
     }
@@ -81,11 +85,30 @@ impl Pattern {
     }
 }
 
+/// Kernel names, by glob or regular expression.
+#[derive(Debug, Clone)]
+pub enum KernelMatch {
+    /// `name = "cutlass*"`.
+    Glob(Pattern),
+    /// `regex = "^void at::native::"`.
+    Regex(Regex),
+}
+
+impl KernelMatch {
+    /// Whether `kernel` matches.
+    pub fn is_match(&self, kernel: &str) -> bool {
+        match self {
+            KernelMatch::Glob(pattern) => pattern.matches(kernel),
+            KernelMatch::Regex(regex) => regex.is_match(kernel),
+        }
+    }
+}
+
 /// Rules ignored for kernels whose names match.
 #[derive(Debug, Clone)]
 pub struct KernelIgnore {
     /// Matches kernel names.
-    pub kernel: Regex,
+    pub kernel: KernelMatch,
     /// The rules ignored (all when empty).
     pub rules: Vec<Pattern>,
 }
@@ -209,6 +232,12 @@ mod tests {
             Pattern::glob("void smem_stride<float, ?>(float *, int)")
                 .matches("void smem_stride<float, 2>(float *, int)")
         );
+        // Brackets and braces are part of kernel names, not glob syntax.
+        let lambda = Pattern::glob("*::{lambda(int)#1}*");
+        assert!(lambda.matches("void at::native::f<float>::{lambda(int)#1}(int)"));
+        assert!(!lambda.matches("void at::native::f<float>::{lambda(int)#2}(int)"));
+        assert!(Pattern::glob("operator[]?").matches("operator[]2"));
+        assert!(!Pattern::glob("a[bc]").matches("ab"));
     }
 
     #[test]

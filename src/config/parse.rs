@@ -9,7 +9,7 @@ use regex::Regex;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{ConfigError, KernelIgnore, Pattern, SettingOrigin, Settings, problem};
+use super::{ConfigError, KernelIgnore, KernelMatch, Pattern, SettingOrigin, Settings, problem};
 use crate::rules::error::{PackProblem, ProblemKind};
 use crate::rules::{FailOn, Severity};
 
@@ -163,11 +163,9 @@ impl Reader<'_> {
     /// A `[[kernels]]` entry: a glob `name` or a `regex`, exactly one.
     fn kernel(&mut self, raw: &RawKernel) -> Option<KernelIgnore> {
         let kernel = match (&raw.name, &raw.regex) {
-            (Some(glob), None) => Pattern::glob(glob)
-                .regex
-                .or_else(|| Regex::new(&regex::escape(glob)).ok())?,
+            (Some(glob), None) => KernelMatch::Glob(Pattern::glob(glob)),
             (None, Some(re)) => match Regex::new(re.get_ref()) {
-                Ok(r) => r,
+                Ok(r) => KernelMatch::Regex(r),
                 Err(e) => {
                     let reason = e.to_string().lines().last().unwrap_or("").to_owned();
                     self.bad(
