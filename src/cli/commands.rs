@@ -28,11 +28,11 @@ pub(crate) fn check(args: CheckArgs) -> miette::Result<ExitCode> {
         maps: args.path_map.clone(),
     };
     let linter = setup::linter(&args.rules)?.with_source_search(search);
-    let mut progress = Progress::for_inputs(&args.files);
+    let progress = Progress::for_inputs(&args.files);
     let mut linted = if args.each {
-        lint_each(&linter, &args, &mut progress)?
+        lint_each(&linter, &args, &progress)?
     } else {
-        lint_files(&linter, &args.files, &args.input, &mut progress)?
+        lint_files(&linter, &args.files, &args.input, &progress)?
     };
     progress.finish();
     warnings::profiler_errors(&linted.report);
@@ -73,12 +73,10 @@ fn lint_files(
     linter: &Linter,
     files: &[String],
     input: &InputOptions,
-    progress: &mut Progress,
+    progress: &Progress,
 ) -> miette::Result<Linted> {
     let (inputs, _unpacked) = setup::inputs(files, input)?;
-    let native = linter.lint(inputs, &mut |n| {
-        progress.update(&format!("{n} results checked"))
-    });
+    let native = linter.lint(inputs, &mut |n| progress.results(n));
     match native {
         Err(IngestError::Report { path, message, .. })
             if !input.ncu_export && ncu::find(input.ncu.as_deref()).is_some() =>
@@ -98,7 +96,7 @@ fn lint_files(
 }
 
 /// `check --each`: each file a report of its own, linted in parallel.
-fn lint_each(linter: &Linter, args: &CheckArgs, progress: &mut Progress) -> miette::Result<Linted> {
+fn lint_each(linter: &Linter, args: &CheckArgs, progress: &Progress) -> miette::Result<Linted> {
     let mut reports = Vec::new();
     let mut _unpacked = Vec::new();
     for file in &args.files {
@@ -111,9 +109,7 @@ fn lint_each(linter: &Linter, args: &CheckArgs, progress: &mut Progress) -> miet
         .or_else(|| std::thread::available_parallelism().ok())
         .map_or(1, |n| n.get());
     let total = reports.len();
-    Ok(linter.lint_each(reports, jobs, &mut |n| {
-        progress.update(&format!("{n} of {total} reports checked"))
-    })?)
+    Ok(linter.lint_each(reports, jobs, &mut |n| progress.reports(n, total))?)
 }
 
 /// Records the findings as a baseline; exits 0.

@@ -3,6 +3,8 @@
 
 use std::io::{IsTerminal, Write};
 
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
+
 use super::args::ColorChoice;
 use super::error::CliError;
 
@@ -40,11 +42,11 @@ pub(crate) fn use_color(choice: ColorChoice) -> bool {
     }
 }
 
-/// A count of results checked on stderr, for large inputs when stderr is a
-/// terminal; nothing otherwise.
+/// Progress on stderr for large inputs (indicatif: the count, its rate and,
+/// where the total is known, the time left); nothing for small ones, and
+/// nothing where stderr is not a terminal (indicatif hides itself there).
 pub(crate) struct Progress {
-    shown: bool,
-    last: std::time::Instant,
+    bar: ProgressBar,
 }
 
 impl Progress {
@@ -57,23 +59,50 @@ impl Progress {
             .sum::<u64>()
             >= 64 << 20;
         Progress {
-            shown: large && std::io::stderr().is_terminal(),
-            last: std::time::Instant::now(),
+            bar: if large {
+                ProgressBar::new_spinner()
+            } else {
+                ProgressBar::hidden()
+            },
         }
     }
 
-    /// Shows `done`, at most five times a second.
-    pub(crate) fn update(&mut self, done: &str) {
-        if self.shown && self.last.elapsed().as_millis() >= 200 {
-            self.last = std::time::Instant::now();
-            let _ = write!(std::io::stderr(), "\rncu-lint: {done}");
+    /// Shows `done` results checked, and the rate.
+    pub(crate) fn results(&self, done: usize) {
+        self.show(done, None, "ncu-lint: {pos} results checked ({rate})");
+    }
+
+    /// Shows `done` of `total` reports checked, the rate and the time left.
+    pub(crate) fn reports(&self, done: usize, total: usize) {
+        self.show(
+            done,
+            Some(total),
+            "ncu-lint: {pos} of {len} reports checked ({rate}, {eta} left)",
+        );
+    }
+
+    fn show(&self, done: usize, total: Option<usize>, template: &'static str) {
+        if self.bar.is_hidden() {
+            return;
         }
+        if self.bar.position() == 0 {
+            if let Ok(style) = ProgressStyle::with_template(template) {
+                self.bar.set_style(style.with_key(
+                    "rate",
+                    |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+                        let _ = write!(out, "{:.0}/s", state.per_sec());
+                    },
+                ));
+            }
+        }
+        if let Some(total) = total {
+            self.bar.set_length(total as u64);
+        }
+        self.bar.set_position(done as u64);
     }
 
     /// Clears the counter.
-    pub(crate) fn finish(&mut self) {
-        if self.shown {
-            let _ = write!(std::io::stderr(), "\r\x1b[K");
-        }
+    pub(crate) fn finish(&self) {
+        self.bar.finish_and_clear();
     }
 }
