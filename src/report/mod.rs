@@ -1,10 +1,12 @@
 //! Rendering a lint: one [`Emitter`] per format — text for people
 //! ([`human`]), JSON ([`json`]), SARIF ([`sarif`]), GitHub workflow
-//! annotations ([`github`]), JUnit XML ([`junit`]) and a Markdown summary
-//! ([`markdown`]) — each writing from one shared [`Context`]. The formats
+//! annotations ([`github`]), JUnit XML ([`junit`]), a Markdown summary
+//! ([`markdown`]) and a self-contained HTML page ([`html`]) — each writing
+//! from one shared [`Context`]. The formats
 //! that compare profiles (human, JSON, Markdown) also render a diff.
 
 pub mod github;
+pub mod html;
 pub mod human;
 pub mod json;
 pub mod junit;
@@ -108,6 +110,8 @@ pub enum Format {
     Junit,
     /// A Markdown summary.
     Markdown,
+    /// One self-contained HTML page: ranked places, charts, CUDA lines.
+    Html,
 }
 
 impl Format {
@@ -120,6 +124,7 @@ impl Format {
             Format::Github => Box::new(github::Github),
             Format::Junit => Box::new(junit::Junit),
             Format::Markdown => Box::new(markdown::Markdown),
+            Format::Html => Box::new(html::Html),
         }
     }
 }

@@ -1,0 +1,394 @@
+//! A self-contained HTML report (`--format html`): one file with its CSS,
+//! script and SVG inline, nothing fetched, for a CI artifact a reviewer
+//! opens. The places worth fixing, ranked, as a table; bar charts of the
+//! estimated time saved per place and per rule; and per place its CUDA
+//! lines with the findings and fixes beside them. Rules and kernels can be
+//! filtered.
+
+mod chart;
+
+use std::fmt::Write as _;
+use std::io;
+
+use super::units::{bytes, duration, share};
+use super::{Context, Emitter, summary_line};
+use crate::coverage::Coverage;
+use crate::rules::{Finding, Severity};
+use crate::triage::{Group, groups};
+use chart::Bar;
+
+/// Places drawn in the chart of time saved, at most: the first in rank.
+pub const MAX_BARS: usize = 20;
+/// CUDA lines shown on each side of a finding's line.
+const CONTEXT_LINES: u32 = 3;
+
+/// The HTML report.
+pub struct Html;
+
+impl Emitter for Html {
+    fn emit(&self, context: &Context<'_>, out: &mut dyn io::Write) -> io::Result<()> {
+        out.write_all(render(context).as_bytes())
+    }
+}
+
+/// Text safe in HTML content and attribute values.
+pub(crate) fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The whole document.
+pub fn render(context: &Context<'_>) -> String {
+    let result = context.result;
+    let groups = groups(result);
+    let worth: Vec<&Group> = groups.iter().filter(|g| !g.is_note()).collect();
+    let mut out =
+        String::from("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    let _ = writeln!(
+        out,
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>ncu-lint: {} places worth fixing</title>\n<style>\n{}</style>\n</head>\n<body>",
+        worth.len(),
+        include_str!("style.css")
+    );
+    out.push_str(&header(context));
+    out.push_str(&filters(&groups));
+    out.push_str("<section class=\"charts\">\n");
+    out.push_str(&places_chart(&groups));
+    out.push_str(&rules_chart(context));
+    out.push_str("</section>\n");
+    out.push_str(&table(context, &groups));
+    out.push_str("<section id=\"places\">\n");
+    for (rank, group) in groups.iter().enumerate() {
+        out.push_str(&place(context, rank, group));
+    }
+    out.push_str("</section>\n");
+    out.push_str(&skipped(context));
+    let _ = writeln!(
+        out,
+        "<script>\n{}</script>\n</body>\n</html>",
+        include_str!("script.js")
+    );
+    out
+}
+
+fn header(context: &Context<'_>) -> String {
+    let result = context.result;
+    let coverage = Coverage::of(context.report, context.rules, result);
+    let mut out = String::from("<header>\n<h1>ncu-lint</h1>\n");
+    let _ = writeln!(
+        out,
+        "<p class=\"summary\">{}</p>",
+        escape(&summary_line(result))
+    );
+    if let Some(profile) = result.profile_ns() {
+        let _ = writeln!(
+            out,
+            "<p>GPU time of all results: {}</p>",
+            escape(&duration(profile))
+        );
+    }
+    let _ = writeln!(out, "<p>{}</p>", escape(&coverage.describe()));
+    out.push_str("</header>\n");
+    out
+}
+
+/// The rule menu (the rules of the places, in order of first appearance),
+/// the kernel box and the count of places shown.
+fn filters(groups: &[Group]) -> String {
+    let mut rules: Vec<&str> = Vec::new();
+    for rule in groups.iter().flat_map(|g| &g.rules) {
+        if !rules.contains(&rule.as_str()) {
+            rules.push(rule);
+        }
+    }
+    let mut out = String::from(
+        "<nav class=\"filters\">\n<label>Rule <select id=\"rule-filter\"><option value=\"\">all rules</option>",
+    );
+    for rule in rules {
+        let _ = write!(out, "<option value=\"{0}\">{0}</option>", escape(rule));
+    }
+    out.push_str(
+        "</select></label>\n<label>Kernel <input id=\"kernel-filter\" type=\"search\" \
+         placeholder=\"part of a kernel name\"></label>\n<span id=\"shown-count\" class=\"muted\"></span>\n</nav>\n",
+    );
+    out
+}
+
+/// The attributes the filters read.
+fn data(group: &Group) -> Vec<(&'static str, String)> {
+    vec![
+        ("rules", group.rules.join(" ")),
+        ("kernel", group.name.clone()),
+    ]
+}
+
+fn place_label(group: &Group) -> String {
+    match &group.location {
+        Some(l) => format!("{}:{}", file_name(&l.file), l.line),
+        None => "kernel".to_owned(),
+    }
+}
+
+fn file_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+/// The places worth fixing with an estimate, the first [`MAX_BARS`].
+pub fn charted(groups: &[Group]) -> impl Iterator<Item = (usize, &Group)> {
+    groups
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| !g.is_note() && g.saved_ns.is_some_and(|ns| ns > 0.0))
+        .take(MAX_BARS)
+}
+
+fn places_chart(groups: &[Group]) -> String {
+    let bars: Vec<Bar> = charted(groups)
+        .map(|(rank, g)| {
+            let saved = g.saved_ns.unwrap_or(0.0);
+            let mut data = data(g);
+            data.push(("group", rank.to_string()));
+            Bar {
+                label: format!("#{} {} {}", rank + 1, g.kernel, place_label(g)),
+                value: saved,
+                shown: duration(saved),
+                title: format!("{} at {}: {}", g.name, place_label(g), g.rules.join(", ")),
+                data,
+            }
+        })
+        .collect();
+    if bars.is_empty() {
+        return "<p class=\"muted\" id=\"chart-places\">No place has an estimate of the time a fix saves \
+                (the export has no kernel durations, or every finding is a note).</p>\n"
+            .to_owned();
+    }
+    chart::bars(
+        "chart-places",
+        "Estimated time saved per place (top places, over all launches)",
+        &bars,
+    )
+}
+
+/// Time saved by rule: the sum over the findings of places worth fixing.
+fn rules_chart(context: &Context<'_>) -> String {
+    let mut by_rule: Vec<(&str, f64)> = Vec::new();
+    for finding in &context.result.findings {
+        let Some(saved) = finding.estimate.saved_ns.filter(|&ns| ns > 0.0) else {
+            continue;
+        };
+        if finding.severity == Severity::Note {
+            continue;
+        }
+        match by_rule
+            .iter_mut()
+            .find(|(r, _)| *r == finding.rule.as_str())
+        {
+            Some((_, total)) => *total += saved,
+            None => by_rule.push((&finding.rule, saved)),
+        }
+    }
+    if by_rule.is_empty() {
+        return String::new();
+    }
+    by_rule.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let bars: Vec<Bar> = by_rule
+        .iter()
+        .map(|&(rule, saved)| Bar {
+            label: rule.to_owned(),
+            value: saved,
+            shown: duration(saved),
+            title: format!("{rule}: {} over every finding", duration(saved)),
+            data: vec![("rules", rule.to_owned())],
+        })
+        .collect();
+    chart::bars("chart-rules", "Estimated time saved per rule", &bars)
+}
+
+fn table(context: &Context<'_>, groups: &[Group]) -> String {
+    let profile_ns = context.result.profile_ns();
+    let mut out = String::from(
+        "<table id=\"groups\">\n<thead><tr><th>#</th><th>severity</th><th>est. saved</th><th>of profile</th>\
+         <th>kernel</th><th>where</th><th>launches</th><th>rules</th><th>finding</th></tr></thead>\n<tbody>\n",
+    );
+    for (rank, g) in groups.iter().enumerate() {
+        let worst = g.worst_findings(context.result);
+        let message = worst
+            .iter()
+            .max_by_key(|f| f.severity)
+            .map_or("", |f| f.message.as_str());
+        let attributes: String = data(g)
+            .iter()
+            .map(|(name, value)| format!(" data-{name}=\"{}\"", escape(value)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "<tr class=\"{}\" data-group=\"{rank}\"{attributes}><td class=\"num\">{}</td>\
+             <td class=\"severity-{}\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+             <td class=\"kernel\" title=\"{}\"><a href=\"#place-{rank}\">{}</a></td><td><code>{}</code></td>\
+             <td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>",
+            if g.is_note() { "note" } else { "worth" },
+            rank + 1,
+            g.severity,
+            g.severity,
+            g.saved_ns.map_or("-".to_owned(), duration),
+            share(g.saved_ns, profile_ns).unwrap_or_else(|| "-".to_owned()),
+            escape(&g.name),
+            escape(&g.kernel),
+            escape(&place_label(g)),
+            g.launches,
+            escape(&g.rules.join(", ")),
+            escape(message)
+        );
+    }
+    out.push_str("</tbody>\n</table>\n");
+    out
+}
+
+/// One place: its CUDA lines (where it has a line) beside its findings.
+fn place(context: &Context<'_>, rank: usize, g: &Group) -> String {
+    let attributes: String = data(g)
+        .iter()
+        .map(|(name, value)| format!(" data-{name}=\"{}\"", escape(value)))
+        .collect();
+    let mut out = format!("<article class=\"group\" id=\"place-{rank}\"{attributes}>\n");
+    let _ = writeln!(
+        out,
+        "<h2>#{} <span class=\"kernel\">{}</span> <span class=\"muted\">{} · {} launch(es) · {}</span></h2>",
+        rank + 1,
+        escape(&g.kernel),
+        escape(&place_label(g)),
+        g.launches,
+        escape(&g.saved_ns.map_or("no time estimate".to_owned(), |ns| {
+            format!("{} to save", duration(ns))
+        }))
+    );
+    let source = g
+        .location
+        .as_ref()
+        .map(|l| cuda_lines(context, &l.file, l.line));
+    let _ = writeln!(
+        out,
+        "<div class=\"body{}\">",
+        if source.is_none() { " kernel-wide" } else { "" }
+    );
+    if let Some(source) = source {
+        out.push_str(&source);
+    }
+    out.push_str("<ul class=\"findings\">\n");
+    for finding in g.worst_findings(context.result) {
+        out.push_str(&finding_item(finding));
+    }
+    out.push_str("</ul>\n</div>\n</article>\n");
+    out
+}
+
+/// The line `line` of `file` and a few around it, the line itself marked.
+fn cuda_lines(context: &Context<'_>, file: &str, line: u32) -> String {
+    let first = line.saturating_sub(CONTEXT_LINES).max(1);
+    let mut out = format!("<pre class=\"cuda\" title=\"{}\">", escape(file));
+    let mut any = false;
+    for n in first..=line + CONTEXT_LINES {
+        let Some(text) = context.cuda.line(file, n) else {
+            continue;
+        };
+        any = true;
+        let _ = write!(
+            out,
+            "<span class=\"cuda-line{}\" data-line=\"{n}\"><span class=\"no\">{n}</span>{}</span>",
+            if n == line { " hot" } else { "" },
+            escape(&text)
+        );
+    }
+    if !any {
+        let _ = write!(
+            out,
+            "<span class=\"cuda-line hot\" data-line=\"{line}\"><span class=\"no\">{line}</span>\
+             <span class=\"muted\">(the source of {} is not at hand: --source-root)</span></span>",
+            escape(file_name(file))
+        );
+    }
+    out.push_str("</pre>\n");
+    out
+}
+
+fn finding_item(finding: &Finding) -> String {
+    let mut out = format!(
+        "<li class=\"finding severity-{}\"><span class=\"rule\">{}</span> <span class=\"severity-{}\">{}</span>: {}",
+        finding.severity,
+        escape(&finding.rule),
+        finding.severity,
+        finding.severity,
+        escape(&finding.message)
+    );
+    if let Some(instruction) = &finding.instruction {
+        let _ = write!(
+            out,
+            "<div class=\"muted\"><code>{}</code> at {}</div>",
+            escape(&instruction.sass),
+            escape(&instruction.address)
+        );
+    }
+    let estimate = &finding.estimate;
+    if let (Some(speedup), Some(kernel_ns)) = (estimate.speedup, estimate.kernel_ns) {
+        let _ = write!(
+            out,
+            "<div class=\"muted\">worth {:.1}% of a {} launch{}</div>",
+            100.0 * speedup,
+            duration(kernel_ns),
+            estimate.bytes.map_or(String::new(), |b| format!(
+                ", {} moved for nothing",
+                bytes(b)
+            ))
+        );
+    }
+    if let Some(fix) = &finding.fix {
+        let _ = write!(out, "<div class=\"fix\">{}</div>", escape(fix));
+    }
+    out.push_str("</li>\n");
+    out
+}
+
+fn skipped(context: &Context<'_>) -> String {
+    let skipped = &context.result.skipped;
+    if skipped.is_empty() {
+        return String::new();
+    }
+    let mut out =
+        String::from("<section id=\"skipped\">\n<h2>Rules skipped for lack of data</h2>\n<ul>\n");
+    for skip in skipped {
+        let _ = writeln!(
+            out,
+            "<li><span class=\"rule\">{}</span> for {} kernel(s): missing {}. {}</li>",
+            escape(&skip.rule),
+            skip.kernels,
+            escape(&skip.missing.join(", ")),
+            escape(&skip.hint)
+        );
+    }
+    out.push_str("</ul>\n</section>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup_and_quotes() {
+        assert_eq!(
+            escape(r#"<a href="x">'&'</a>"#),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        );
+    }
+}

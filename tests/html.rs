@@ -1,0 +1,272 @@
+//! The HTML report in a real browser: headless Chromium loads the file,
+//! runs its script, and the rendered DOM is read back. The table must hold
+//! the JSON document's groups, in rank order; the chart one bar per place
+//! it shows; each place with a CUDA line its line; and the browser's console
+//! must stay silent. A screenshot of each page is kept in
+//! `target/ci-artifacts/`.
+//!
+//! Chromium is found as `$CHROMIUM`, else `chromium`, `chromium-browser` or
+//! `google-chrome` on `PATH`. Without one the tests say so and pass, unless
+//! `NCU_LINT_REQUIRE_BROWSER` is set (CI sets it, and installs Chromium).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use regex::Regex;
+use serde_json::Value;
+
+const MAX_BARS: usize = 20;
+
+fn fixture(name: &str) -> String {
+    format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn artifacts() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/ci-artifacts");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn chromium() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("CHROMIUM") {
+        return Some(PathBuf::from(path));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|dir| {
+            ["chromium", "chromium-browser", "google-chrome"].map(|name| dir.join(name))
+        })
+        .find(|candidate| candidate.is_file())
+}
+
+/// The browser, or `None` (and a note) where there is none and none is required.
+fn browser() -> Option<PathBuf> {
+    let found = chromium();
+    if found.is_none() {
+        assert!(
+            std::env::var_os("NCU_LINT_REQUIRE_BROWSER").is_none(),
+            "NCU_LINT_REQUIRE_BROWSER is set but no Chromium was found"
+        );
+        eprintln!("no Chromium found: the HTML report is not checked in a browser");
+    }
+    found
+}
+
+/// `ncu-lint check` of `args` in `format`: its stdout.
+fn check(format: &str, args: &[String]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_ncu-lint"))
+        .args([
+            "check",
+            "--no-config",
+            "--fail-on",
+            "never",
+            "--format",
+            format,
+        ])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// What Chromium rendered of `page` (after its script ran), and what its
+/// console said. `fragment` is appended to the page's address.
+fn render(browser: &Path, page: &Path, fragment: &str) -> (String, Vec<String>) {
+    let profile = tempdir(&format!(
+        "profile-{}",
+        page.file_stem().unwrap().to_string_lossy()
+    ));
+    let output = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}{fragment}", page.display()))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let console = String::from_utf8_lossy(&output.stderr)
+        .lines()
+        .filter(|line| line.contains(":CONSOLE"))
+        .map(str::to_owned)
+        .collect();
+    (String::from_utf8(output.stdout).unwrap(), console)
+}
+
+fn screenshot(browser: &Path, page: &Path, name: &str) {
+    let shot = artifacts().join(name);
+    let _ = std::fs::remove_file(&shot);
+    let profile = tempdir(&format!("shot-{name}"));
+    let status = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--hide-scrollbars",
+            "--window-size=1280,2400",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .unwrap()
+        .status;
+    assert!(status.success());
+    let size = std::fs::metadata(&shot).map_or(0, |m| m.len());
+    assert!(size > 10_000, "screenshot {name}: {size} bytes");
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ncu_lint_html_{}_{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn unescape(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+/// The rendered table's rows: (hidden, data-kernel, data-rules).
+fn table_rows(dom: &str) -> Vec<(bool, String, String)> {
+    let body = &dom[dom.find("<tbody>").unwrap()..dom.find("</tbody>").unwrap()];
+    let row = Regex::new(r"<tr ([^>]*)>").unwrap();
+    row.captures_iter(body)
+        .map(|c| {
+            let attributes = &c[1];
+            let get = |name: &str| {
+                Regex::new(&format!(r#"data-{name}="([^"]*)""#))
+                    .unwrap()
+                    .captures(attributes)
+                    .map(|m| unescape(&m[1]))
+                    .unwrap_or_default()
+            };
+            (attributes.contains("hidden"), get("kernel"), get("rules"))
+        })
+        .collect()
+}
+
+/// Bars of the chart `id` (its `<figure>`), and how many are hidden.
+fn bars(dom: &str, id: &str) -> (usize, usize) {
+    let Some(start) = dom.find(&format!("id=\"{id}\"")) else {
+        return (0, 0);
+    };
+    let figure = &dom[start..start + dom[start..].find("</figure>").unwrap()];
+    let bar = Regex::new(r#"<g class="bar"[^>]*>"#).unwrap();
+    let all: Vec<&str> = bar.find_iter(figure).map(|m| m.as_str()).collect();
+    (
+        all.len(),
+        all.iter().filter(|b| b.contains("hidden")).count(),
+    )
+}
+
+/// Checks the page of `args` against their JSON document; the screenshot
+/// is `name`.png.
+fn rendered_page_matches_json(args: &[String], name: &str) {
+    let Some(browser) = browser() else { return };
+    let json: Value = serde_json::from_str(&check("json", args)).unwrap();
+    let groups = json["groups"].as_array().unwrap();
+    let page = tempdir(name).join(format!("{name}.html"));
+    std::fs::write(&page, check("html", args)).unwrap();
+
+    let (dom, console) = render(&browser, &page, "");
+    assert!(console.is_empty(), "console: {console:#?}");
+    assert!(
+        dom.contains("data-ready=\"true\""),
+        "the page's script did not finish"
+    );
+    let rows = table_rows(&dom);
+    assert_eq!(rows.len(), groups.len());
+    for (row, group) in rows.iter().zip(groups) {
+        assert!(!row.0);
+        assert_eq!(row.1, group["name"].as_str().unwrap());
+        let rules: Vec<&str> = group["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_str().unwrap())
+            .collect();
+        assert_eq!(row.2, rules.join(" "));
+    }
+    let charted = groups
+        .iter()
+        .filter(|g| g["severity"] != "note" && g["saved_ns"].as_f64().is_some_and(|ns| ns > 0.0))
+        .count()
+        .min(MAX_BARS);
+    assert_eq!(bars(&dom, "chart-places"), (charted, 0));
+    let with_line = groups.iter().filter(|g| !g["location"].is_null()).count();
+    assert_eq!(dom.matches("class=\"cuda-line hot\"").count(), with_line);
+    let total = groups.len();
+    assert!(dom.contains(&format!(">{total} of {total} places<")));
+
+    // A rule chosen in the address hides every place without it.
+    let rule = rows[0].2.split(' ').next().unwrap().to_owned();
+    let (filtered, console) = render(&browser, &page, &format!("#rule={rule}"));
+    assert!(console.is_empty(), "console: {console:#?}");
+    let shown: Vec<_> = table_rows(&filtered).into_iter().filter(|r| !r.0).collect();
+    assert!(!shown.is_empty());
+    assert!(shown.iter().all(|r| r.2.split(' ').any(|r| r == rule)));
+    let expected = groups
+        .iter()
+        .filter(|g| {
+            g["rules"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r == rule.as_str())
+        })
+        .count();
+    assert_eq!(shown.len(), expected);
+    assert!(filtered.contains(&format!(">{expected} of {total} places<")));
+
+    screenshot(&browser, &page, &format!("{name}.png"));
+}
+
+#[test]
+fn the_lab_report_renders_its_groups_bars_and_lines() {
+    rendered_page_matches_json(
+        &[
+            fixture("lab/raw.csv.xz"),
+            fixture("lab/source_cuda_sass.csv.xz"),
+        ],
+        "html-lab",
+    );
+}
+
+#[test]
+fn a_large_run_shows_every_group_and_charts_the_top_ones() {
+    // Four real reports at once: the lab, eight kernels profiled later, a
+    // training step and a published report; 40 places, more than the chart
+    // draws.
+    let args: Vec<String> = [
+        "lab/raw.csv.xz",
+        "unseen/raw.csv.xz",
+        "step/raw.csv.xz",
+        "reports/16_aplainjane-shared_report.raw.csv.xz",
+    ]
+    .iter()
+    .map(|f| fixture(f))
+    .chain(["--each".to_owned()])
+    .collect();
+    rendered_page_matches_json(&args, "html-large");
+}
