@@ -77,21 +77,9 @@ fn check(format: &str, args: &[String]) -> String {
 /// What Chromium rendered of `page` (after its script ran), and what its
 /// console said. `fragment` is appended to the page's address.
 fn render(browser: &Path, page: &Path, fragment: &str) -> (String, Vec<String>) {
-    let profile = tempdir(&format!(
-        "profile-{}",
-        page.file_stem().unwrap().to_string_lossy()
-    ));
-    let output = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--enable-logging=stderr",
-            "--v=0",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg("--dump-dom")
+    let profile = format!("dom-{}", page.file_stem().unwrap().to_string_lossy());
+    let output = headless(browser, &profile)
+        .args(["--enable-logging=stderr", "--v=0", "--dump-dom"])
         .arg(format!("file://{}{fragment}", page.display()))
         .output()
         .unwrap();
@@ -111,17 +99,8 @@ fn render(browser: &Path, page: &Path, fragment: &str) -> (String, Vec<String>) 
 fn screenshot(browser: &Path, page: &Path, name: &str) {
     let shot = artifacts().join(name);
     let _ = std::fs::remove_file(&shot);
-    let profile = tempdir(&format!("shot-{name}"));
-    let status = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--hide-scrollbars",
-            "--window-size=1280,2400",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
+    let status = headless(browser, &format!("shot-{name}"))
+        .args(["--hide-scrollbars", "--window-size=1280,2400"])
         .arg(format!("--screenshot={}", shot.display()))
         .arg(format!("file://{}", page.display()))
         .output()
@@ -130,6 +109,20 @@ fn screenshot(browser: &Path, page: &Path, name: &str) {
     assert!(status.success());
     let size = std::fs::metadata(&shot).map_or(0, |m| m.len());
     assert!(size > 10_000, "screenshot {name}: {size} bytes");
+}
+
+/// Headless Chromium with a fresh profile of its own (tests run at once).
+fn headless(browser: &Path, profile: &str) -> Command {
+    let mut command = Command::new(browser);
+    command
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+        ])
+        .arg(format!("--user-data-dir={}", tempdir(profile).display()));
+    command
 }
 
 fn tempdir(name: &str) -> PathBuf {

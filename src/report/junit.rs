@@ -7,6 +7,7 @@
 use std::fmt::Write as _;
 use std::io;
 
+use super::escape_markup as escape;
 use super::{Context, Emitter};
 use std::collections::HashSet;
 
@@ -121,23 +122,6 @@ fn testcase_body(findings: &[&Finding], launches: usize, fail_on: FailOn) -> Str
     }
     if !notes.is_empty() {
         let _ = writeln!(out, "      <system-out>{}</system-out>", escape(&notes));
-    }
-    out
-}
-
-/// Escapes text for XML attributes and content.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t' | '\r') => {}
-            c => out.push(c),
-        }
     }
     out
 }

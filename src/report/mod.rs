@@ -150,6 +150,24 @@ pub fn summary_line(result: &CheckResult) -> String {
     )
 }
 
+/// Text safe in XML and HTML content and attribute values; control
+/// characters XML cannot hold are dropped.
+pub(crate) fn escape_markup(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t' | '\r') => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// A number as messages print it.
 fn format_number(value: f64) -> String {
     crate::rules::template::format_number(value, crate::rules::template::Format::Auto)

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::io;
 
 use super::units::{bytes, duration, share};
-use super::{Context, Emitter, summary_line};
+use super::{Context, Emitter, escape_markup as escape, summary_line};
 use crate::coverage::Coverage;
 use crate::rules::{Finding, Severity};
 use crate::triage::{Group, groups};
@@ -29,22 +29,6 @@ impl Emitter for Html {
     fn emit(&self, context: &Context<'_>, out: &mut dyn io::Write) -> io::Result<()> {
         out.write_all(render(context).as_bytes())
     }
-}
-
-/// Text safe in HTML content and attribute values.
-pub(crate) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The whole document.
@@ -378,17 +362,4 @@ fn skipped(context: &Context<'_>) -> String {
     }
     out.push_str("</ul>\n</section>\n");
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escapes_markup_and_quotes() {
-        assert_eq!(
-            escape(r#"<a href="x">'&'</a>"#),
-            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
-        );
-    }
 }
