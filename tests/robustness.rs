@@ -121,6 +121,27 @@ proptest! {
 }
 
 #[test]
+fn a_header_cut_short_is_not_read_as_a_table() {
+    // Found by the truncation property above: the lab export cut at byte
+    // 401, inside its header row, was read as a raw page with a partial
+    // header and no warning.
+    let original = bytes("lab/metrics_stdout.csv");
+    let header = original.windows(5).position(|w| w == b"\"ID\",").unwrap();
+    let cut = &original[..header + 60];
+    match import_bytes("x.csv", cut) {
+        Err(IngestError::NoCsv { .. }) => {}
+        Err(other) => panic!("unexpected error {other}"),
+        Ok(part) => assert!(
+            part.warnings
+                .iter()
+                .any(|w| w.message.contains("cut short")),
+            "{:?}",
+            part.warnings
+        ),
+    }
+}
+
+#[test]
 fn every_fixture_survives_truncation_and_mutation() {
     let mut rng_state = 0x9e37_79b9_7f4a_7c15_u64;
     let mut next = move || {

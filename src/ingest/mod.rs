@@ -322,7 +322,8 @@ fn read_with<R: BufRead>(
             _ => rec.split_csv(),
         }
         rec.check_limits()?;
-        if rec.cut_short() && table.joins_lines() {
+        // A header cut short is a cut too: its columns are not all there.
+        if rec.cut_short() && (table.joins_lines() || matches!(table, Table::None)) {
             drop_cut_row(&rec, &mut out);
             break;
         }
