@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Runs the GitHub action's shell steps (action/install.sh, action/check.sh)
+# as a workflow would, with GitHub's variables pointing at files here:
+# install from the wheel .ci/wheel.sh built, then check profiles that fail,
+# pass, and pass against a baseline, reading the step outputs and the SARIF.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+export RUNNER_TEMP="$work" GITHUB_PATH="$work/path" GITHUB_OUTPUT="$work/output"
+touch "$GITHUB_PATH" "$GITHUB_OUTPUT"
+
+fail() { echo "ci: action: $*" >&2; exit 1; }
+output() { grep "^$1=" "$GITHUB_OUTPUT" | tail -1 | cut -d= -f2-; }
+
+INPUT_PACKAGE="$(ls "$PWD"/target/wheels/ncu_lint-*.whl)" bash action/install.sh
+bin="$(tail -1 "$GITHUB_PATH")"
+[ -x "$bin/ncu-lint" ] || fail "install.sh put no ncu-lint on the path ($bin)"
+export PATH="$bin:$PATH"
+
+run_check() {
+  : > "$GITHUB_OUTPUT"
+  INPUT_FILES="$1" INPUT_FAIL_ON="$2" INPUT_BASELINE="${3:-}" INPUT_RULES="" \
+    INPUT_SARIF="$work/out.sarif" bash action/check.sh
+}
+lab="fixtures/lab/raw.csv.xz
+fixtures/lab/source_cuda_sass.csv.xz"
+
+run_check "$lab" warning
+[ "$(output exit-code)" = 1 ] || fail "findings should give exit-code 1, got $(output exit-code)"
+[ "$(output sarif)" = "$work/out.sarif" ] || fail "no sarif output"
+results="$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["runs"][0]["results"]))' "$work/out.sarif")"
+[ "$results" -gt 0 ] || fail "the SARIF holds no results"
+
+run_check "fixtures/rules/register-spill/clean/*.csv.xz" error
+[ "$(output exit-code)" = 0 ] || fail "a clean profile should give exit-code 0, got $(output exit-code)"
+
+ncu-lint check --no-config --write-baseline "$work/baseline.json" fixtures/lab/raw.csv.xz fixtures/lab/source_cuda_sass.csv.xz
+run_check "$lab" warning "$work/baseline.json"
+[ "$(output exit-code)" = 0 ] || fail "findings in the baseline should give exit-code 0, got $(output exit-code)"
+
+if run_check "fixtures/packs/bad_syntax.toml" warning; then
+  fail "a bad input should fail the step"
+fi
+[ "$(output exit-code)" = 2 ] || fail "a bad input should give exit-code 2"
+
+echo "ci: action: install and check steps behave ($results SARIF results on the lab)"
