@@ -263,3 +263,27 @@ fn a_large_run_shows_every_group_and_charts_the_top_ones() {
     .collect();
     rendered_page_matches_json(&args, "html-large");
 }
+
+#[test]
+fn the_page_fetches_nothing() {
+    // No browser needed: a CI artifact opened offline must render whole.
+    let page = check(
+        "html",
+        &[
+            fixture("lab/raw.csv.xz"),
+            fixture("lab/source_cuda_sass.csv.xz"),
+        ],
+    );
+    let fetch = Regex::new(
+        r#"(?i)(src|href)\s*=\s*["'](https?:|//)|@import|url\(|<link\b|fetch\(|XMLHttpRequest"#,
+    )
+    .unwrap();
+    assert_eq!(fetch.find(&page).map(|m| m.as_str()), None);
+    assert!(page.contains("<style>") && page.contains("<script>") && page.contains("<svg"));
+    // Every link stays in the page.
+    let links = Regex::new(r#"href="([^"]*)""#).unwrap();
+    for link in links.captures_iter(&page) {
+        let target = link[1].strip_prefix('#').expect("an in-page link");
+        assert!(page.contains(&format!("id=\"{target}\"")), "#{target}");
+    }
+}
