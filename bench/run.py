@@ -7,7 +7,9 @@ pass and a Python dict-per-row pass, measured side by side in one run.
 Builds target/bench/{raw,details}_<N>mb.csv from the lab fixtures if absent,
 then times each command with /usr/bin/time (wall seconds, peak RSS) and
 prints a Markdown table. Each command runs `REPEAT` times; the best is kept.
-A second table times several reports in one run: `check --each` over both
+Each input ends with a verdict against the targets (at most the csv pass's
+time, at least 5x faster than the Python pass, at most 64 MB); the script
+exits 1 if one is missed. A second table times several reports in one run: `check --each` over both
 files against checking them one after another, and `diff` of each file
 against itself; and one report of two pages: the raw page and the CUDA/SASS
 source page of 60 copies of the lab (the source page streamed).
@@ -57,13 +59,26 @@ def measure(argv):
 
 print(f"| input | size | command | seconds | MB/s | peak RSS (MB) | vs csv pass |")
 print(f"| --- | --- | --- | --- | --- | --- | --- |")
+# The targets: at most the csv pass's time, 5x faster than Python, 64 MB.
+TARGETS = (1.0, 5.0, 64)
+verdicts = []
+
+def verdict(name, lint_seconds, floor_seconds, python_seconds, rss):
+    floor_ratio, python_ratio = lint_seconds / floor_seconds, python_seconds / lint_seconds
+    met = floor_ratio <= TARGETS[0] and python_ratio >= TARGETS[1] and rss <= TARGETS[2]
+    verdicts.append(f"{name}: {floor_ratio:.2f}x the csv pass, {python_ratio:.1f}x faster than Python, {rss:.0f} MB: {'meets' if met else 'MISSES'} the targets")
+
 for name, path in inputs:
     size = os.path.getsize(path) / 1e6
     floor_seconds = None
+    times = {}
     for label, argv in commands:
         seconds, rss = measure(argv(path))
+        times[label] = (seconds, rss)
         floor_seconds = floor_seconds or seconds
         print(f"| {name} | {size:.0f} MB | {label} | {seconds:.2f} | {size / max(seconds, 1e-9):.0f} | {rss:.0f} | {seconds / floor_seconds:.2f}x |", flush=True)
+    lint_seconds, lint_rss = times[commands[1][0]]
+    verdict(name, lint_seconds, floor_seconds, times[commands[2][0]][0], lint_rss)
 
 # The large files' findings must be the lab's repeated: no kernel lost, none merged.
 def summary(path):
@@ -111,3 +126,10 @@ python_pair = sum(measure(commands[2][1](p))[0] for p in pair)
 print(f"| csv crate ByteRecord pass, both files | {floor_pair:.2f} | - | 1.00x |")
 print(f"| ncu-lint check | {seconds:.2f} | {rss:.0f} | {seconds / floor_pair:.2f}x |")
 print(f"| python csv.reader + dict, both files | {python_pair:.2f} | - | {python_pair / floor_pair:.2f}x |", flush=True)
+verdict("raw + source pages", seconds, floor_pair, python_pair, rss)
+
+print()
+for line in verdicts:
+    print(line)
+if any("MISSES" in line for line in verdicts):
+    raise SystemExit(1)
