@@ -308,7 +308,7 @@ fn cuda_lines(context: &Context<'_>, file: &str, line: u32) -> String {
 
 fn finding_item(finding: &Finding) -> String {
     let mut out = format!(
-        "<li class=\"finding severity-{}\"><span class=\"rule\">{}</span> <span class=\"severity-{}\">{}</span>: {}",
+        "<li class=\"finding\" data-severity=\"{}\"><span class=\"rule\">{}</span> <span class=\"severity-{}\">{}</span>: {}",
         finding.severity,
         escape(&finding.rule),
         finding.severity,
