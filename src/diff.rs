@@ -100,6 +100,36 @@ pub struct DiffResult {
     pub groups: Vec<GroupChange>,
 }
 
+/// How many findings and quantities a diff found changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tally {
+    /// Findings new in head.
+    pub new: usize,
+    /// Findings of base that head no longer has.
+    pub fixed: usize,
+    /// Deciding quantities worse beyond the tolerance.
+    pub worse_quantities: usize,
+    /// Places whose estimated time to gain grew beyond the tolerance.
+    pub worse_places: usize,
+}
+
+impl DiffResult {
+    /// The counts of what changed.
+    pub fn tally(&self) -> Tally {
+        Tally {
+            new: self.kernels.iter().map(|k| k.new.len()).sum(),
+            fixed: self.kernels.iter().map(|k| k.fixed.len()).sum(),
+            worse_quantities: self
+                .kernels
+                .iter()
+                .flat_map(|k| &k.changes)
+                .filter(|c| c.regression)
+                .count(),
+            worse_places: self.groups.iter().filter(|g| g.regression).count(),
+        }
+    }
+}
+
 impl KernelDiff {
     /// The kernel, its launch and its result in each profile.
     pub fn title(&self) -> String {

@@ -3,40 +3,7 @@
 
 mod common;
 
-use common::{corpus, fixture, ncu_lint, stderr, stdout, temp_dir};
-use std::io::Read;
-
-/// A copy of the lab's raw export in which `register_nospill` (result 23)
-/// suddenly spills: its two spill counters set to 1,048,576.
-fn spilling_copy(dir: &std::path::Path) -> String {
-    let mut text = String::new();
-    xz2::read::XzDecoder::new(std::fs::File::open(fixture("lab/raw.csv.xz")).unwrap())
-        .read_to_string(&mut text)
-        .unwrap();
-    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
-    let header: Vec<&str> = lines[0].split("\",\"").collect();
-    let columns: Vec<usize> = [
-        "sass__inst_executed_register_spilling",
-        "derived__local_spilling_requests",
-    ]
-    .iter()
-    .map(|name| {
-        header
-            .iter()
-            .position(|h| h.trim_matches('"') == *name)
-            .unwrap()
-    })
-    .collect();
-    let row = lines.iter().position(|l| l.starts_with("\"23\",")).unwrap();
-    let mut cells: Vec<String> = lines[row].split("\",\"").map(str::to_owned).collect();
-    for c in columns {
-        cells[c] = "1,048,576".into();
-    }
-    lines[row] = cells.join("\",\"");
-    let path = dir.join("raw_spilling.csv");
-    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
-    path.to_string_lossy().into_owned()
-}
+use common::{corpus, fixture, ncu_lint, spilling_copy, stderr, stdout, temp_dir};
 
 #[test]
 fn a_baseline_silences_its_own_profile_and_lets_others_through() {

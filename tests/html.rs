@@ -15,11 +15,10 @@ use std::process::Command;
 use regex::Regex;
 use serde_json::Value;
 
-const MAX_BARS: usize = 20;
+mod common;
+use common::{fixture, ncu_lint, spilling_copy, stdout, temp_dir};
 
-fn fixture(name: &str) -> String {
-    format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
-}
+const MAX_BARS: usize = 20;
 
 fn artifacts() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/ci-artifacts");
@@ -286,4 +285,59 @@ fn the_page_fetches_nothing() {
         let target = link[1].strip_prefix('#').expect("an in-page link");
         assert!(page.contains(&format!("id=\"{target}\"")), "#{target}");
     }
+}
+
+#[test]
+fn a_diff_page_shows_what_got_worse_and_what_was_fixed() {
+    let dir = temp_dir("html_diff");
+    let raw = fixture("lab/raw.csv.xz");
+    let spilling = spilling_copy(&dir);
+    let diff = |base: &str, head: &str| {
+        ncu_lint(&[
+            "diff",
+            "--no-config",
+            "--format",
+            "html",
+            base,
+            "--against",
+            head,
+        ])
+    };
+    let worse = diff(&raw, &spilling);
+    assert_eq!(worse.status.code(), Some(1));
+    let page = stdout(&worse);
+    assert!(
+        page.contains(
+            "<h2 class=\"kernel\">register_nospill(const float *, float *, int) (launch 1"
+        )
+    );
+    assert!(page.contains("new warning</span> <span class=\"rule\">register-spill</span>"));
+    assert!(page.contains("register-spill</span> spills: 0 → 1,048,576"));
+    let fixed = diff(&spilling, &raw);
+    assert_eq!(
+        fixed.status.code(),
+        Some(0),
+        "the reverse is an improvement"
+    );
+    assert!(stdout(&fixed).contains("fixed</span> <span class=\"rule\">register-spill</span>"));
+    assert!(stdout(&diff(&raw, &raw)).contains("id=\"no-change\""));
+
+    let Some(browser) = browser() else { return };
+    let path = dir.join("html-diff.html");
+    std::fs::write(&path, &page).unwrap();
+    let (dom, console) = render(&browser, &path, "");
+    assert!(console.is_empty(), "console: {console:#?}");
+    let count = |id: &str| {
+        Regex::new(&format!(r#"id="{id}">(\d+)<"#))
+            .unwrap()
+            .captures(&dom)
+            .map(|c| c[1].parse::<usize>().unwrap())
+    };
+    assert_eq!(
+        count("new-count"),
+        Some(dom.matches("<li class=\"new\">").count())
+    );
+    assert!(count("new-count").is_some_and(|n| n >= 1));
+    assert!(count("worse-count").is_some_and(|n| n >= 1));
+    screenshot(&browser, &path, "html-diff.png");
 }

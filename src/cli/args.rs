@@ -195,6 +195,7 @@ pub(crate) enum DiffFormat {
     Human,
     Json,
     Markdown,
+    Html,
 }
 
 /// How inputs are read.

@@ -224,6 +224,7 @@ pub(crate) fn diff(args: DiffArgs) -> miette::Result<ExitCode> {
         DiffFormat::Human => Format::Human,
         DiffFormat::Json => Format::Json,
         DiffFormat::Markdown => Format::Markdown,
+        DiffFormat::Html => Format::Html,
     };
     let emitter = format.emitter(Style::default());
     write_stdout_with(|out| emitter.emit_diff(&result, out))?;

@@ -169,7 +169,7 @@ pub(crate) fn escape_markup(text: &str) -> String {
 }
 
 /// A number as messages print it.
-fn format_number(value: f64) -> String {
+pub(crate) fn format_number(value: f64) -> String {
     crate::rules::template::format_number(value, crate::rules::template::Format::Auto)
 }
 

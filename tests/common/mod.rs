@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: fixture paths and running the binary.
 #![allow(dead_code)]
 
+use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -85,4 +86,37 @@ pub fn ncu_lint_in(dir: &std::path::Path, args: &[&str]) -> Output {
         .env("NO_COLOR", "1")
         .output()
         .expect("the binary runs")
+}
+
+/// A copy of the lab's raw export in which `register_nospill` (result 23)
+/// suddenly spills: its two spill counters set to 1,048,576 (a real export
+/// with one result edited, to stand for a regression).
+pub fn spilling_copy(dir: &std::path::Path) -> String {
+    let mut text = String::new();
+    xz2::read::XzDecoder::new(std::fs::File::open(fixture("lab/raw.csv.xz")).unwrap())
+        .read_to_string(&mut text)
+        .unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let header: Vec<&str> = lines[0].split("\",\"").collect();
+    let columns: Vec<usize> = [
+        "sass__inst_executed_register_spilling",
+        "derived__local_spilling_requests",
+    ]
+    .iter()
+    .map(|name| {
+        header
+            .iter()
+            .position(|h| h.trim_matches('"') == *name)
+            .unwrap()
+    })
+    .collect();
+    let row = lines.iter().position(|l| l.starts_with("\"23\",")).unwrap();
+    let mut cells: Vec<String> = lines[row].split("\",\"").map(str::to_owned).collect();
+    for c in columns {
+        cells[c] = "1,048,576".into();
+    }
+    lines[row] = cells.join("\",\"");
+    let path = dir.join("raw_spilling.csv");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path.to_string_lossy().into_owned()
 }

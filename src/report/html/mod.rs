@@ -3,9 +3,11 @@
 //! opens. The places worth fixing, ranked, as a table; bar charts of the
 //! estimated time saved per place and per rule; and per place its CUDA
 //! lines with the findings and fixes beside them. Rules and kernels can be
-//! filtered.
+//! filtered. `diff --format html` renders a comparison of two profiles
+//! the same way ([`diff`]).
 
 mod chart;
+mod diff;
 
 use std::fmt::Write as _;
 use std::io;
@@ -13,6 +15,7 @@ use std::io;
 use super::units::{bytes, duration, share};
 use super::{Context, Emitter, escape_markup as escape, summary_line};
 use crate::coverage::Coverage;
+use crate::diff::DiffResult;
 use crate::rules::{Finding, Severity};
 use crate::triage::{Group, groups};
 use chart::Bar;
@@ -29,6 +32,10 @@ impl Emitter for Html {
     fn emit(&self, context: &Context<'_>, out: &mut dyn io::Write) -> io::Result<()> {
         out.write_all(render(context).as_bytes())
     }
+
+    fn emit_diff(&self, diff: &DiffResult, out: &mut dyn io::Write) -> io::Result<()> {
+        out.write_all(diff::render(diff).as_bytes())
+    }
 }
 
 /// The whole document.
@@ -36,15 +43,7 @@ pub fn render(context: &Context<'_>) -> String {
     let result = context.result;
     let groups = groups(result);
     let worth: Vec<&Group> = groups.iter().filter(|g| !g.is_note()).collect();
-    let mut out =
-        String::from("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    let _ = writeln!(
-        out,
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>ncu-lint: {} places worth fixing</title>\n<style>\n{}</style>\n</head>\n<body>",
-        worth.len(),
-        include_str!("style.css")
-    );
+    let mut out = page_start(&format!("ncu-lint: {} places worth fixing", worth.len()));
     out.push_str(&header(context));
     out.push_str(&filters(&groups));
     out.push_str("<section class=\"charts\">\n");
@@ -58,13 +57,23 @@ pub fn render(context: &Context<'_>) -> String {
     }
     out.push_str("</section>\n");
     out.push_str(&skipped(context));
-    let _ = writeln!(
-        out,
-        "<script>\n{}</script>\n</body>\n</html>",
-        include_str!("script.js")
-    );
+    let _ = writeln!(out, "<script>\n{}</script>", include_str!("script.js"));
+    out.push_str(PAGE_END);
     out
 }
+
+/// The page up to its body's first element: `title`, the styles.
+fn page_start(title: &str) -> String {
+    format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{}</title>\n<style>\n{}</style>\n</head>\n<body>\n",
+        escape(title),
+        include_str!("style.css")
+    )
+}
+
+const PAGE_END: &str = "</body>\n</html>\n";
 
 fn header(context: &Context<'_>) -> String {
     let result = context.result;

@@ -62,17 +62,13 @@ pub(super) fn render_diff(result: &DiffResult) -> String {
             duration(g.head_ns)
         );
     }
-    let new: usize = result.kernels.iter().map(|k| k.new.len()).sum();
-    let fixed: usize = result.kernels.iter().map(|k| k.fixed.len()).sum();
-    let worse = result
-        .kernels
-        .iter()
-        .flat_map(|k| &k.changes)
-        .filter(|c| c.regression)
-        .count();
+    let tally = result.tally();
     let _ = writeln!(
         out,
-        "{new} new findings, {fixed} fixed, {worse} regressions in {} kernels",
+        "{} new findings, {} fixed, {} regressions in {} kernels",
+        tally.new,
+        tally.fixed,
+        tally.worse_quantities,
         result.kernels.len()
     );
     out
