@@ -17,6 +17,7 @@ use std::io::{BufRead, Read};
 
 use std::collections::HashMap;
 
+use super::read_ahead::ReadAhead;
 use super::{FileImport, IngestError};
 use crate::model::{Form, Kernel};
 pub use container::MAGIC;
@@ -40,10 +41,12 @@ pub fn read(
     mut out: FileImport,
     on_kernel: &mut dyn FnMut(Kernel),
 ) -> Result<FileImport, IngestError> {
-    let reader = open(path).map_err(|source| IngestError::Io {
+    let io = |source| IngestError::Io {
         path: path.to_owned(),
         source,
-    })?;
+    };
+    // Read (and decompressed) on a thread of its own while it is decoded.
+    let reader = ReadAhead::new(open(path).map_err(io)?).map_err(io)?;
     read_from(path, reader, &mut out, on_kernel)?;
     Ok(out)
 }
