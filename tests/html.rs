@@ -53,24 +53,18 @@ fn browser() -> Option<PathBuf> {
 
 /// `ncu-lint check` of `args` in `format`: its stdout.
 fn check(format: &str, args: &[String]) -> String {
-    let output = Command::new(env!("CARGO_BIN_EXE_ncu-lint"))
-        .args([
-            "check",
-            "--no-config",
-            "--fail-on",
-            "never",
-            "--format",
-            format,
-        ])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
+    let mut argv = vec![
+        "check",
+        "--no-config",
+        "--fail-on",
+        "never",
+        "--format",
+        format,
+    ];
+    argv.extend(args.iter().map(String::as_str));
+    let output = ncu_lint(&argv);
+    assert!(output.status.success(), "{}", common::stderr(&output));
+    stdout(&output)
 }
 
 /// What Chromium rendered of `page` (after its script ran), and what its
@@ -120,15 +114,8 @@ fn headless(browser: &Path, profile: &str) -> Command {
             "--disable-gpu",
             "--no-first-run",
         ])
-        .arg(format!("--user-data-dir={}", tempdir(profile).display()));
+        .arg(format!("--user-data-dir={}", temp_dir(profile).display()));
     command
-}
-
-fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ncu_lint_html_{}_{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn unescape(text: &str) -> String {
@@ -178,7 +165,7 @@ fn rendered_page_matches_json(args: &[String], name: &str) {
     let Some(browser) = browser() else { return };
     let json: Value = serde_json::from_str(&check("json", args)).unwrap();
     let groups = json["groups"].as_array().unwrap();
-    let page = tempdir(name).join(format!("{name}.html"));
+    let page = temp_dir(name).join(format!("{name}.html"));
     std::fs::write(&page, check("html", args)).unwrap();
 
     let (dom, console) = render(&browser, &page, "");

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::escape;
+use super::{attributes, escape};
 
 /// One bar: what it is, how long, and the attributes the page's filters read.
 pub struct Bar {
@@ -43,11 +43,7 @@ pub fn bars(id: &str, caption: &str, bars: &[Bar]) -> String {
         } else {
             1.0
         };
-        let data: String = bar
-            .data
-            .iter()
-            .map(|(name, value)| format!(" data-{name}=\"{}\"", escape(value)))
-            .collect();
+        let data = attributes(&bar.data);
         let _ = write!(
             out,
             "<g class=\"bar\"{data}><title>{}</title>\

@@ -126,6 +126,13 @@ fn data(group: &Group) -> Vec<(&'static str, String)> {
     ]
 }
 
+/// `data` as ` data-NAME="VALUE"` attributes, values escaped.
+fn attributes(data: &[(&'static str, String)]) -> String {
+    data.iter()
+        .map(|(name, value)| format!(" data-{name}=\"{}\"", escape(value)))
+        .collect()
+}
+
 fn place_label(group: &Group) -> String {
     match &group.location {
         Some(l) => format!("{}:{}", file_name(&l.file), l.line),
@@ -220,10 +227,7 @@ fn table(context: &Context<'_>, groups: &[Group]) -> String {
             .iter()
             .max_by_key(|f| f.severity)
             .map_or("", |f| f.message.as_str());
-        let attributes: String = data(g)
-            .iter()
-            .map(|(name, value)| format!(" data-{name}=\"{}\"", escape(value)))
-            .collect();
+        let attributes = attributes(&data(g));
         let _ = writeln!(
             out,
             "<tr class=\"{}\" data-group=\"{rank}\"{attributes}><td class=\"num\">{}</td>\
@@ -250,10 +254,7 @@ fn table(context: &Context<'_>, groups: &[Group]) -> String {
 
 /// One place: its CUDA lines (where it has a line) beside its findings.
 fn place(context: &Context<'_>, rank: usize, g: &Group) -> String {
-    let attributes: String = data(g)
-        .iter()
-        .map(|(name, value)| format!(" data-{name}=\"{}\"", escape(value)))
-        .collect();
+    let attributes = attributes(&data(g));
     let mut out = format!("<article class=\"group\" id=\"place-{rank}\"{attributes}>\n");
     let _ = writeln!(
         out,
