@@ -61,14 +61,14 @@ impl<'a> CudaSource<'a> {
         self.page.get_or_init(|| {
             let mut rows: HashMap<&str, HashMap<u32, &str>> = HashMap::new();
             for view in self.report.kernels.iter().filter_map(|k| k.source.as_ref()) {
-                let Some(file) = view.file.as_deref() else {
-                    continue;
-                };
-                let lines = rows.entry(file).or_default();
                 for row in &view.lines {
-                    if let Some(line) = row.line {
-                        lines.entry(line).or_insert(row.text.as_str());
-                    }
+                    let (Some(file), Some(line)) = (view.file_of(row), row.line) else {
+                        continue;
+                    };
+                    rows.entry(file)
+                        .or_default()
+                        .entry(line)
+                        .or_insert(row.text.as_str());
                 }
             }
             rows
@@ -96,9 +96,9 @@ impl<'a> CudaSource<'a> {
             .kernels
             .iter()
             .filter_map(|k| k.source.as_ref())
-            .filter(|s| s.file.as_deref() == Some(file))
-            .flat_map(|s| s.lines.iter())
-            .filter_map(|row| Some((row.line?, row.text.clone())))
+            .flat_map(|s| s.lines.iter().map(move |row| (s, row)))
+            .filter(|(s, row)| s.file_of(row) == Some(file))
+            .filter_map(|(_, row)| Some((row.line?, row.text.clone())))
             .collect();
         rows.sort();
         rows.dedup();

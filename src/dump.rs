@@ -108,7 +108,8 @@ fn kernel_json(kernel: &Kernel) -> Json {
         "source".into(),
         kernel.source.as_ref().map_or(Json::Null, |s| {
             json!({
-                "file": s.file,
+                "file": s.own_file(),
+                "files": s.files,
                 "function": s.function,
                 "lines": s.lines.len(),
                 "instructions": s.instructions.len(),
@@ -214,11 +215,15 @@ fn kernel_text(out: &mut String, kernel: &Kernel) {
         launch.cc.as_deref().unwrap_or("?")
     );
     if let Some(source) = &kernel.source {
-        let file = source
-            .file
-            .as_deref()
-            .map(|f| format!(" in {f}"))
-            .unwrap_or_default();
+        let file = match source.files.as_slice() {
+            [] => String::new(),
+            [one] => format!(" in {one}"),
+            files => format!(
+                " in {} (and {} more files)",
+                source.own_file().unwrap_or_default(),
+                files.len() - 1
+            ),
+        };
         let _ = writeln!(
             out,
             "  source: {} CUDA lines, {} instructions{file}",

@@ -61,7 +61,8 @@ pub fn apply(result: &mut CheckResult, report: &Report, sources: &CudaSource<'_>
     let files: BTreeSet<&str> = report
         .kernels
         .iter()
-        .filter_map(|k| k.source.as_ref()?.file.as_deref())
+        .filter_map(|k| k.source.as_ref())
+        .flat_map(|s| s.files.iter().map(String::as_str))
         .collect();
     let mut unused: IndexMap<(String, u32), Vec<String>> = IndexMap::new();
     for file in files {

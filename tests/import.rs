@@ -134,7 +134,7 @@ fn trap_template_names_match_across_pages() {
 fn cuda_sass_view_keeps_lines_and_each_instruction_once() {
     let report = load(&["lab/source_cuda_sass.csv.xz"]);
     let source = report.kernels[0].source.as_ref().unwrap();
-    assert_eq!(source.file.as_deref(), Some("/tmp/w/lab.cu"));
+    assert_eq!(source.own_file(), Some("/tmp/w/lab.cu"));
     let lines: Vec<u32> = source.lines.iter().filter_map(|l| l.line).collect();
     assert_eq!(lines, [13, 14, 15, 16]);
     assert_eq!(source.lines[2].text, "if (i < n) out[i] = in[i];");

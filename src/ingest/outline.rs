@@ -1,6 +1,7 @@
 //! A source page's outline, from one fast pass over its lines: how many
-//! blocks each kernel name has (a block repeated verbatim right after
-//! itself counts once, as the parser keeps it once) and which columns its
+//! launches each kernel name has (a launch's blocks, one per source file,
+//! count once; a launch repeated verbatim right after itself counts once,
+//! as the parser keeps it once) and which columns its
 //! block headers name. Knowing the counts before the blocks are parsed lets
 //! each block be tied to its result, and checked, as soon as it is read:
 //! the k-th block of a name is the k-th result of that name only when the
@@ -13,7 +14,7 @@ use indexmap::IndexMap;
 use rustc_hash::{FxHashSet, FxHasher};
 
 use super::IngestError;
-use super::source_page::{BLOCK_HEADERS, BLOCK_INTROS};
+use super::source_page::{BLOCK_HEADERS, BLOCK_INTROS, continues_launch};
 use crate::model::kernel_name;
 
 /// What a source page holds, before it is parsed.
@@ -25,9 +26,10 @@ pub struct Outline {
     pub columns: FxHashSet<String>,
 }
 
-/// The block being read.
+/// The launch being read: its blocks so far (one per source file).
 struct Block {
     function: String,
+    last_file: Option<String>,
     hash: FxHasher,
 }
 
@@ -36,6 +38,11 @@ struct Block {
 struct Scan {
     outline: Outline,
     block: Option<Block>,
+    /// Whether lines now belong to the launch (no "File Path" since its
+    /// last intro).
+    in_block: bool,
+    /// The "File Path" read last.
+    file: Option<String>,
     last: Option<(u64, String)>,
 }
 
@@ -83,15 +90,36 @@ impl Scan {
             return;
         };
         if BLOCK_INTROS.contains(&first) {
-            self.close();
-            if first == "Kernel Name" || first == "Function Name" {
-                let mut hash = FxHasher::default();
-                hash.write(text);
+            if first == "File Path" || first == "File Name" {
+                self.in_block = false;
+                self.file = Some(second_field(text));
+                return;
+            }
+            let function = second_field(text);
+            let file = (first == "Function Name")
+                .then_some(self.file.take())
+                .flatten();
+            let continues = self.block.as_ref().is_some_and(|b| {
+                continues_launch(
+                    Some(&b.function),
+                    b.last_file.as_deref(),
+                    &function,
+                    file.as_deref(),
+                )
+            });
+            if !continues {
+                self.close();
                 self.block = Some(Block {
-                    function: second_field(text),
-                    hash,
+                    function,
+                    last_file: None,
+                    hash: FxHasher::default(),
                 });
             }
+            if let Some(block) = &mut self.block {
+                block.hash.write(text);
+                block.last_file = file;
+            }
+            self.in_block = true;
             return;
         }
         if BLOCK_HEADERS.contains(&first) {
@@ -101,7 +129,7 @@ impl Scan {
                 }
             }
         }
-        if let Some(block) = &mut self.block {
+        if let Some(block) = self.block.as_mut().filter(|_| self.in_block) {
             block.hash.write(text);
         }
     }

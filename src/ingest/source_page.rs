@@ -5,7 +5,14 @@
 //!
 //! In the `cuda,sass` view each CUDA line row aggregates the SASS rows listed
 //! under it, and ncu lists those rows twice around a `...` row; each
-//! instruction is kept once. Blocks that repeat verbatim are kept once.
+//! instruction is kept once.
+//!
+//! A launch whose code comes from several files (a header's `__device__`
+//! functions, CUB, Triton's `standard.py` inlined into a kernel) has one
+//! block per file, in path order, each under its own "File Path" and the
+//! same "Function Name": they are read as one [`SourceView`] (see
+//! [`continues_launch`]). A launch repeated verbatim right after itself is
+//! kept once.
 
 use std::hash::{Hash, Hasher};
 
@@ -34,22 +41,48 @@ struct Layout {
     metrics: Vec<usize>,
 }
 
+/// Whether a block of `function` from `file` continues the launch read so
+/// far, whose function is `launch` and whose last block was from
+/// `last_file`. ncu lists a launch's files in path order, one block each
+/// (seen on every multi-file page: CUDA headers, CUB, Triton and Inductor
+/// modules), so a file at or before the last one starts the next launch of
+/// the same function. The parser and the outline both decide by it.
+pub fn continues_launch(
+    launch: Option<&str>,
+    last_file: Option<&str>,
+    function: &str,
+    file: Option<&str>,
+) -> bool {
+    match (launch, last_file, file) {
+        (Some(launch), Some(last), Some(file)) => launch == function && file > last,
+        _ => false,
+    }
+}
+
 /// The source-page parser's state between records.
 #[derive(Debug, Default)]
 pub struct SourcePageParser {
     file_path: Option<String>,
-    function: Option<String>,
     layout: Layout,
+    /// The launch being read: its blocks so far.
     block: Option<SourceView>,
+    /// Whether rows now belong to [`Self::block`] (a block's intro was
+    /// read and no other "File Path" since).
+    in_block: bool,
+    /// The file of the rows being read, in the launch's files.
+    current_file: u32,
+    /// Where each kept metric column of the current header goes in the
+    /// launch's columns.
+    column_slots: Vec<usize>,
     listing: Option<SourceFile>,
     current_line: Option<u32>,
     /// Instructions already kept under the current CUDA line, by address.
     seen: FxHashSet<(Option<u32>, u64)>,
-    /// Hashes the block's rows, to tell a verbatim repeat (FxHash: fast,
+    /// Hashes the launch's rows, to tell a verbatim repeat (FxHash: fast,
     /// and a repeat must also have the same function to count).
     hasher: RowHash,
     last_block_hash: Option<u64>,
-    /// The function of the last block kept.
+    /// The function of the last launch kept.
     last_kept: Option<String>,
 }
 
@@ -74,19 +107,31 @@ impl SourcePageParser {
         };
         match first {
             "File Path" | "File Name" => {
-                self.finish(out);
+                self.finish_listing(out);
+                self.in_block = false;
                 self.file_path = Some(rec.field(1).to_owned());
-                self.function = None;
             }
             "Kernel Name" | "Function Name" => {
-                self.finish(out);
-                self.function = Some(rec.field(1).to_owned());
-                self.block = Some(SourceView {
-                    file: self.file_path.clone(),
-                    function: rec.field(1).to_owned(),
-                    origin,
-                    ..SourceView::default()
-                });
+                let function = rec.field(1);
+                let file = (first == "Function Name")
+                    .then(|| self.file_path.clone())
+                    .flatten();
+                let launch = self.block.as_ref();
+                let continues = continues_launch(
+                    launch.map(|b| b.function.as_str()),
+                    launch.and_then(|b| b.files.last()).map(String::as_str),
+                    function,
+                    file.as_deref(),
+                );
+                if !continues {
+                    self.finish(out);
+                    self.block = Some(SourceView {
+                        function: function.to_owned(),
+                        origin,
+                        ..SourceView::default()
+                    });
+                }
+                self.start_file(file);
                 rec.raw().hash(&mut self.hasher.0);
             }
             "Address" | "Line No" => self.header(rec, out),
@@ -94,7 +139,7 @@ impl SourcePageParser {
         }
     }
 
-    fn header<R: BufRead>(&mut self, rec: &Records<R>, out: &FileImport) {
+    fn header<R: BufRead>(&mut self, rec: &Records<R>, out: &mut FileImport) {
         let header = rec.fields();
         let find_from = |name: &str, from: usize| {
             header
@@ -115,8 +160,9 @@ impl SourcePageParser {
         let metrics: Vec<usize> = (0..header.len())
             .filter(|i| !identity.contains(&Some(*i)))
             .collect();
-        if self.block.is_none() && line_no.is_some() && address.is_none() && metrics.is_empty() {
+        if !self.in_block && line_no.is_some() && address.is_none() && metrics.is_empty() {
             // A `--print-source cuda` listing with no metrics: the file itself.
+            self.finish(out);
             self.listing = Some(SourceFile {
                 path: self.file_path.clone().unwrap_or_default(),
                 lines: Vec::new(),
@@ -127,8 +173,18 @@ impl SourcePageParser {
             .into_iter()
             .filter(|&i| out.wants_source_column(&header[i]))
             .collect();
-        if let Some(block) = &mut self.block {
-            block.columns = metrics.iter().map(|&i| header[i].clone()).collect();
+        self.column_slots.clear();
+        if let Some(block) = self.block.as_mut().filter(|_| self.in_block) {
+            for &i in &metrics {
+                let slot = match block.column(&header[i]) {
+                    Some(slot) => slot,
+                    None => {
+                        block.columns.push(header[i].clone());
+                        block.columns.len() - 1
+                    }
+                };
+                self.column_slots.push(slot);
+            }
             rec.raw().hash(&mut self.hasher.0);
         }
         self.layout = Layout {
@@ -153,7 +209,9 @@ impl SourcePageParser {
             }
             return;
         }
-        let Some(block) = &mut self.block else { return };
+        let Some(block) = self.block.as_mut().filter(|_| self.in_block) else {
+            return;
+        };
         rec.raw().hash(&mut self.hasher.0);
         let line_cell = cell(self.layout.line_no).trim();
         let address = cell(self.layout.address).trim();
@@ -167,23 +225,24 @@ impl SourcePageParser {
         } else if !self.seen.insert((self.current_line, address_key(address))) {
             return;
         }
-        let mut cells = Vec::with_capacity(self.layout.metrics.len());
-        for &i in &self.layout.metrics {
-            cells.push(match parse_value(rec.field(i)) {
+        let mut cells = vec![crate::value::Value::Missing; block.columns.len()];
+        for (&i, &slot) in self.layout.metrics.iter().zip(&self.column_slots) {
+            cells[slot] = match parse_value(rec.field(i)) {
                 Ok(v) => v,
                 Err(e) => {
                     out.warn(
                         format!(
                             "source column `{}`: {e}; treated as missing",
-                            block.columns[cells.len()]
+                            block.columns[slot]
                         ),
                         origin,
                     );
                     crate::value::Value::Missing
                 }
-            });
+            };
         }
         let row = SourceRow {
+            file: self.current_file,
             line: self.current_line,
             address: (!is_cuda_row).then(|| address.to_owned()),
             text: cell(if is_cuda_row {
@@ -202,12 +261,32 @@ impl SourcePageParser {
         }
     }
 
-    /// Closes the block or listing being read.
-    pub fn finish(&mut self, out: &mut FileImport) {
+    /// Starts the rows of one block of the launch: those of `file`.
+    fn start_file(&mut self, file: Option<String>) {
+        if let (Some(block), Some(file)) = (&mut self.block, file) {
+            self.current_file = block.file_index(&file);
+        }
+        self.in_block = true;
+        self.current_line = None;
+        self.seen.clear();
+        self.layout = Layout::default();
+        self.column_slots.clear();
+    }
+
+    fn finish_listing(&mut self, out: &mut FileImport) {
         if let Some(listing) = self.listing.take() {
             out.source_files.push(listing);
         }
-        if let Some(block) = self.block.take() {
+    }
+
+    /// Closes the launch or listing being read.
+    pub fn finish(&mut self, out: &mut FileImport) {
+        self.finish_listing(out);
+        if let Some(mut block) = self.block.take() {
+            let width = block.columns.len();
+            for row in block.lines.iter_mut().chain(block.instructions.iter_mut()) {
+                row.cells.resize(width, crate::value::Value::Missing);
+            }
             let hash = std::mem::take(&mut self.hasher).0.finish();
             let repeated = self.last_block_hash == Some(hash)
                 && self.last_kept.as_deref() == Some(block.function.as_str());
@@ -221,6 +300,8 @@ impl SourcePageParser {
             }
             self.last_block_hash = Some(hash);
         }
+        self.in_block = false;
+        self.current_file = 0;
         self.current_line = None;
         self.seen.clear();
         self.layout = Layout::default();

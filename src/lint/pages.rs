@@ -407,6 +407,17 @@ mod tests {
             fixture("unseen/raw.csv.xz"),
             fixture("unseen/source.csv.xz")
         ]));
+        // Launches whose code spans several files (a block per file).
+        for (dir, name) in [
+            ("triton", "triton"),
+            ("triton", "compiled"),
+            ("inline", "inline"),
+        ] {
+            assert!(streamed_equals_merged(&[
+                fixture(&format!("{dir}/{name}.raw.csv.xz")),
+                fixture(&format!("{dir}/{name}.source.csv.xz")),
+            ]));
+        }
         let mut streamed = 0;
         let reports = std::fs::read_dir(fixture("reports")).unwrap();
         for entry in reports {
@@ -444,5 +455,22 @@ mod tests {
         assert!(streamed_equals_merged(&files));
         let outline = outline(&files[1]).unwrap();
         assert!(outline.blocks.values().all(|&n| n == 2), "{outline:?}");
+    }
+
+    #[test]
+    fn the_outline_counts_launches_not_the_files_of_a_launch() {
+        // CUB's reduction inlines six headers into block_sum: seven blocks,
+        // one launch. Inductor's kernel 4 runs twice: four blocks, two
+        // launches (standard.py, then its own module, each time).
+        let inline = outline(&fixture("inline/inline.source.csv.xz")).unwrap();
+        let block_sum = inline
+            .blocks
+            .iter()
+            .find(|(n, _)| n.starts_with("block_sum("));
+        assert_eq!(block_sum.map(|(_, n)| *n), Some(1), "{inline:?}");
+        assert_eq!(inline.blocks.values().sum::<usize>(), 4);
+        let compiled = outline(&fixture("triton/compiled.source.csv.xz")).unwrap();
+        let twice = "triton_per_fused__to_copy__unsafe_view_add_mul_sum_view_4";
+        assert_eq!(compiled.blocks.get(twice), Some(&2), "{compiled:?}");
     }
 }

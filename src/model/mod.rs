@@ -248,11 +248,14 @@ pub struct NcuRule {
     pub origin: Origin,
 }
 
-/// One kernel's block of the source page.
+/// One launch's part of the source page: its blocks, one per source file
+/// its code comes from (the kernel's own file and the headers or library
+/// modules inlined into it).
 #[derive(Debug, Clone, Default)]
 pub struct SourceView {
-    /// The CUDA source file (`File Path`), where printed.
-    pub file: Option<String>,
+    /// The source files its rows are in (`File Path` of each block), in the
+    /// page's order; [`SourceRow::file`] indexes them.
+    pub files: Vec<String>,
     /// The function name as the block printed it.
     pub function: String,
     /// Metric column labels; [`SourceRow::cells`] follow this order.
@@ -270,11 +273,50 @@ impl SourceView {
     pub fn column(&self, label: &str) -> Option<usize> {
         self.columns.iter().position(|c| c == label)
     }
+
+    /// The file a row is in, where known.
+    pub fn file_of(&self, row: &SourceRow) -> Option<&str> {
+        self.files.get(row.file as usize).map(String::as_str)
+    }
+
+    /// The kernel's own file: where its first instruction is (code inlined
+    /// from headers follows the entry), else the first file listed.
+    pub fn own_file(&self) -> Option<&str> {
+        let entry = self
+            .instructions
+            .iter()
+            .filter(|r| r.line.is_some())
+            .filter_map(|r| Some((address_number(r.address.as_deref()?)?, r)))
+            .min_by_key(|(address, _)| *address)
+            .map(|(_, row)| row);
+        entry
+            .and_then(|row| self.file_of(row))
+            .or_else(|| self.files.first().map(String::as_str))
+    }
+
+    /// The index of `path` in [`SourceView::files`], added if new.
+    pub fn file_index(&mut self, path: &str) -> u32 {
+        match self.files.iter().position(|f| f == path) {
+            Some(i) => i as u32,
+            None => {
+                self.files.push(path.to_owned());
+                (self.files.len() - 1) as u32
+            }
+        }
+    }
+}
+
+/// An instruction address as printed (`0x7f9b0d7a3d50`) as a number.
+pub fn address_number(address: &str) -> Option<u64> {
+    u64::from_str_radix(address.trim().trim_start_matches("0x"), 16).ok()
 }
 
 /// One row of a source view: a CUDA line or a SASS instruction.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SourceRow {
+    /// The source file of [`SourceRow::line`], an index into
+    /// [`SourceView::files`].
+    pub file: u32,
     /// The CUDA line this row is, or the line the instruction sits under.
     pub line: Option<u32>,
     /// The SASS address (instructions only).

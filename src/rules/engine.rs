@@ -14,7 +14,7 @@ use super::finding::{CheckResult, Estimate, Finding, Instruction, Location, Meas
 use super::pack::{Candidate, Rule, Scope, Severity, SourceSum, Variant};
 use super::{diagnose, impact};
 use crate::ingest::metric_name;
-use crate::model::{Form, Kernel, Report, SourceRow, SourceView, label_key};
+use crate::model::{Form, Kernel, Report, SourceRow, SourceView, address_number, label_key};
 use crate::value::Value;
 
 /// A rule with the parameter values and severity in effect.
@@ -454,15 +454,15 @@ fn place_on_lines(
     let min_share = active.params.get(&spec.min_share).copied().unwrap_or(0.05);
     let lines = line_weights(view, &spec.weight);
     let total: f64 = lines.iter().map(|l| l.weight).sum();
-    let file = view.file.clone().unwrap_or_default();
-    if total <= 0.0 || file.is_empty() {
+    if total <= 0.0 || view.files.is_empty() {
         return Vec::new();
     }
     let base_address = first_address(view);
     let mut placed: Vec<(f64, Finding)> = lines
         .into_iter()
         .filter(|l| l.weight / total >= min_share)
-        .map(|l| {
+        .filter_map(|l| Some((view.files.get(l.file as usize)?, l)))
+        .map(|(file, l)| {
             let share = l.weight / total;
             let mut finding = base.clone();
             finding.location = Some(Location {
@@ -501,17 +501,15 @@ fn first_address(view: &SourceView) -> Option<u64> {
         .min()
 }
 
-fn address_number(address: &str) -> Option<u64> {
-    u64::from_str_radix(address.trim().trim_start_matches("0x"), 16).ok()
-}
-
 struct LineWeight<'a> {
+    file: u32,
     line: u32,
     weight: f64,
     worst: Option<&'a SourceRow>,
 }
 
-/// Per-CUDA-line totals of `sum` over the instructions under each line.
+/// Per-source-line totals of `sum` over the instructions under each line
+/// (a line is a file's: line 4 of a header is not line 4 of the kernel).
 fn line_weights<'a>(view: &'a SourceView, sum: &SourceSum) -> Vec<LineWeight<'a>> {
     let mut lines: Vec<LineWeight<'a>> = Vec::new();
     let Some(matcher) = RowMatcher::new(view, sum) else {
@@ -524,10 +522,14 @@ fn line_weights<'a>(view: &'a SourceView, sum: &SourceSum) -> Vec<LineWeight<'a>
         if w <= 0.0 {
             continue;
         }
-        let i = match lines.iter().position(|l| l.line == line) {
+        let i = match lines
+            .iter()
+            .position(|l| l.line == line && l.file == row.file)
+        {
             Some(i) => i,
             None => {
                 lines.push(LineWeight {
+                    file: row.file,
                     line,
                     weight: 0.0,
                     worst: None,

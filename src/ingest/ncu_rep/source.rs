@@ -299,16 +299,14 @@ pub fn view(
     by_address.sort_keys();
     let kernel = text(&result.mangled_name).unwrap_or_default();
     let base = base.map_or(0, |b| b as u64);
-    let mut file = None;
+    let mut files = SourceView::default();
     let instructions = by_address
         .into_iter()
         .map(|(address, mut cells)| {
             cells.resize(columns.len(), Value::Missing);
             let place = lines.place(&kernel, address.saturating_sub(base));
-            if let Some((path, _)) = place {
-                file.get_or_insert_with(|| path.to_owned());
-            }
             SourceRow {
+                file: place.map_or(0, |(path, _)| files.file_index(path)),
                 line: place.map(|(_, line)| line),
                 address: Some(format!("0x{address:x}")),
                 text: String::new(),
@@ -318,7 +316,7 @@ pub fn view(
         })
         .collect();
     Some(SourceView {
-        file,
+        files: files.files,
         function: text(&result.function_name).unwrap_or_default(),
         columns,
         lines: Vec::new(),
