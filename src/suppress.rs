@@ -81,7 +81,11 @@ pub fn apply(result: &mut CheckResult, report: &Report, sources: &CudaSource<'_>
             kernel: usize::MAX,
             kernel_id: None,
             kernel_name: file.clone(),
-            location: Some(Location { file, line }),
+            location: Some(Location {
+                file,
+                line,
+                called_from: None,
+            }),
             instruction: None,
             message: format!("`allow({})` silences no finding here", rules.join(", ")),
             values: IndexMap::new(),

@@ -176,3 +176,164 @@ fn natively_and_through_the_pages_the_same_findings_at_the_same_places() {
         assert_eq!(native, places(&pages(dir, name)), "{name}");
     }
 }
+
+/// Compares the native source view of every result with the source
+/// page's, instruction by instruction (by address) and column by column;
+/// returns the number of cells compared, and the mismatches.
+fn compare_columns(native: &Report, pages: &Report, ambiguous: &mut usize) -> (usize, Vec<String>) {
+    use ncu_lint::value::Value;
+    let mut compared = 0;
+    let mut differ = Vec::new();
+    for (n, p) in native.kernels.iter().zip(&pages.kernels) {
+        assert_eq!(n.id, p.id);
+        // A page block with no counters (no SourceCounters section) is what
+        // no native view says.
+        let page_view = p.source.as_ref().filter(|v| !v.columns.is_empty());
+        let (Some(nv), Some(pv)) = (&n.source, page_view) else {
+            if page_view.is_some() {
+                differ.push(format!("{}: no native view", p.name));
+            }
+            continue;
+        };
+        let by_address: std::collections::HashMap<&str, &ncu_lint::model::SourceRow> = nv
+            .instructions
+            .iter()
+            .filter_map(|r| Some((r.address.as_deref()?, r)))
+            .collect();
+        for prow in &pv.instructions {
+            let address = prow.address.as_deref().unwrap();
+            let Some(nrow) = by_address.get(address) else {
+                differ.push(format!("{}: {address} not native", p.name));
+                continue;
+            };
+            let place = |v: &ncu_lint::model::SourceView, r: &ncu_lint::model::SourceRow| {
+                (v.file_of(r).map(str::to_owned), r.line)
+            };
+            // ncu lists an instruction under every line whose row is at its
+            // address. Where inlined code is nested in headers (CUB), the
+            // page's path order loses which is innermost: the native place
+            // is then one header line, the page's kept one another.
+            let nested = nrow.call_site.is_some()
+                && pv.own_file() != pv.file_of(prow)
+                && nv.own_file() != nv.file_of(nrow);
+            if nested && place(nv, nrow) != place(pv, prow) {
+                *ambiguous += 1;
+            } else if place(nv, nrow) != place(pv, prow) {
+                differ.push(format!(
+                    "{} {address}: place {:?} vs page {:?}",
+                    p.name,
+                    place(nv, nrow),
+                    place(pv, prow)
+                ));
+            }
+            for (c, label) in nv.columns.iter().enumerate() {
+                // The page prints 0 where the report holds no instance, and
+                // leaves out a column that is 0 throughout.
+                let zero = Value::Number(0.0);
+                let as_page = |v: &'_ Value| match v {
+                    Value::Missing => zero.clone(),
+                    other => other.clone(),
+                };
+                let ours = as_page(&nrow.cells[c]);
+                let theirs = pv
+                    .column(label)
+                    .map_or(zero.clone(), |i| as_page(&prow.cells[i]));
+                compared += 1;
+                let same = match (&ours, &theirs) {
+                    (Value::Number(a), Value::Number(b)) => (a - b).abs() <= 1e-6 * b.abs() + 0.5,
+                    (a, b) => a == b,
+                };
+                if !same {
+                    differ.push(format!(
+                        "{} {address} {label}: native {ours:?} vs page {theirs:?}",
+                        p.name
+                    ));
+                }
+            }
+        }
+    }
+    (compared, differ)
+}
+
+/// Every report with a source page: the fixtures profiled here, the lab,
+/// the unseen kernels' and the published reports', as (report, pages).
+fn reports_with_source_pages() -> Vec<(String, Vec<String>)> {
+    let mut sets = vec![
+        (report("triton", "triton"), pages("triton", "triton")),
+        (report("inline", "inline"), pages("inline", "inline")),
+        (report("triton", "compiled"), pages("triton", "compiled")),
+        (
+            fixture("lab/lab_full.ncu-rep.xz"),
+            vec![
+                fixture("lab/raw.csv.xz"),
+                fixture("lab/source_cuda_sass.csv.xz"),
+            ],
+        ),
+    ];
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/reports");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            Some(name.strip_suffix(".ncu-rep.xz")?.to_owned())
+        })
+        .collect();
+    names.sort();
+    for name in names {
+        sets.push((report("reports", &name), pages("reports", &name)));
+    }
+    sets
+}
+
+#[test]
+fn native_source_columns_equal_the_source_pages() {
+    let mut total = 0;
+    let mut ambiguous = 0;
+    let mut failures = Vec::new();
+    for (native, pages) in reports_with_source_pages() {
+        let name = native.rsplit('/').next().unwrap().to_owned();
+        let native = import(&[native]);
+        let pages = import(&pages);
+        let (compared, differ) = compare_columns(&native, &pages, &mut ambiguous);
+        total += compared;
+        if !differ.is_empty() {
+            failures.push(format!(
+                "{name}: {} of {compared} differ: {:#?}",
+                differ.len(),
+                &differ[..differ.len().min(20)]
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(total > 100_000, "{total} cells compared");
+    // CUB's nested headers in block_sum: a few instructions.
+    assert!(ambiguous <= 20, "{ambiguous} nested-inline places differ");
+}
+
+#[test]
+fn natively_a_header_line_names_the_kernel_line_that_calls_it() {
+    let out = ncu_lint(&[
+        "check",
+        "--no-config",
+        "--format",
+        "json",
+        &report("inline", "inline"),
+    ]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let finding = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "global-load-efficiency")
+        .unwrap();
+    let location = &finding["location"];
+    assert!(location["file"].as_str().unwrap().ends_with("/util.cuh"));
+    assert_eq!(location["line"], 18);
+    // `out[row] = row_walk(m, COLS, row);`
+    let call = &location["called_from"];
+    assert!(
+        call["file"].as_str().unwrap().ends_with("/kernels.cu"),
+        "{call}"
+    );
+    assert_eq!(call["line"], 24);
+}

@@ -16,7 +16,7 @@
 
 use std::hash::{Hash, Hasher};
 
-use rustc_hash::{FxHashSet, FxHasher};
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use std::io::BufRead;
 
 use super::collect::FileImport;
@@ -78,6 +78,12 @@ pub struct SourcePageParser {
     current_line: Option<u32>,
     /// Instructions already kept under the current CUDA line, by address.
     seen: FxHashSet<(Option<u32>, u64)>,
+    /// Instructions of the launch by address: where each is kept.
+    kept: FxHashMap<u64, usize>,
+    /// Other places an instruction kept once is listed at (ncu lists an
+    /// instruction under every line whose row is at its address: the call
+    /// of inlined code and the inlined line): row, file, line.
+    also_at: Vec<(usize, u32, Option<u32>)>,
     /// Hashes the launch's rows, to tell a verbatim repeat (FxHash: fast,
     /// and a repeat must also have the same function to count).
     hasher: RowHash,
@@ -222,8 +228,17 @@ impl SourcePageParser {
         }
         if is_cuda_row {
             self.current_line = cuda_line;
-        } else if !self.seen.insert((self.current_line, address_key(address))) {
-            return;
+        } else {
+            let key = address_key(address);
+            if !self.seen.insert((self.current_line, key)) {
+                return;
+            }
+            if let Some(&kept) = self.kept.get(&key) {
+                self.also_at
+                    .push((kept, self.current_file, self.current_line));
+                return;
+            }
+            self.kept.insert(key, block.instructions.len());
         }
         let mut cells = vec![crate::value::Value::Missing; block.columns.len()];
         for (&i, &slot) in self.layout.metrics.iter().zip(&self.column_slots) {
@@ -244,6 +259,7 @@ impl SourcePageParser {
         let row = SourceRow {
             file: self.current_file,
             line: self.current_line,
+            call_site: None,
             address: (!is_cuda_row).then(|| address.to_owned()),
             text: cell(if is_cuda_row {
                 self.layout.cuda_text
@@ -283,6 +299,8 @@ impl SourcePageParser {
     pub fn finish(&mut self, out: &mut FileImport) {
         self.finish_listing(out);
         if let Some(mut block) = self.block.take() {
+            place_inlined(&mut block, &std::mem::take(&mut self.also_at));
+            self.kept.clear();
             let width = block.columns.len();
             for row in block.lines.iter_mut().chain(block.instructions.iter_mut()) {
                 row.cells.resize(width, crate::value::Value::Missing);
@@ -305,6 +323,31 @@ impl SourcePageParser {
         self.current_line = None;
         self.seen.clear();
         self.layout = Layout::default();
+    }
+}
+
+/// Moves an instruction listed at several lines to the line of inlined
+/// code: its last place outside the kernel's own file. The line table's
+/// last row at an address, which the native reader takes, is the innermost
+/// inlined line (the calls' rows come first); the page lists files in path
+/// order, which loses that order, so between two headers this is a choice
+/// (it agrees with the line table on every report here).
+fn place_inlined(block: &mut SourceView, also_at: &[(usize, u32, Option<u32>)]) {
+    if also_at.is_empty() {
+        return;
+    }
+    let Some(own) = block.own_file().map(str::to_owned) else {
+        return;
+    };
+    let own = block.file_index(&own);
+    for &(row, file, line) in also_at {
+        let Some(kept) = block.instructions.get_mut(row) else {
+            continue;
+        };
+        if file != own {
+            kept.file = file;
+            kept.line = line;
+        }
     }
 }
 

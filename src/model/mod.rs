@@ -319,6 +319,10 @@ pub struct SourceRow {
     pub file: u32,
     /// The CUDA line this row is, or the line the instruction sits under.
     pub line: Option<u32>,
+    /// Where the code of [`SourceRow::line`] was inlined into the kernel's
+    /// own code: the file (an index into [`SourceView::files`]) and line of
+    /// the call, where the line table records it.
+    pub call_site: Option<(u32, u32)>,
     /// The SASS address (instructions only).
     pub address: Option<String>,
     /// The CUDA source text or SASS instruction, as printed.

@@ -10,7 +10,9 @@ use std::collections::HashSet;
 use indexmap::IndexMap;
 
 use super::expr::Outcome;
-use super::finding::{CheckResult, Estimate, Finding, Instruction, Location, Measure, Names, Skip};
+use super::finding::{
+    CallSite, CheckResult, Estimate, Finding, Instruction, Location, Measure, Names, Skip,
+};
 use super::pack::{Candidate, Rule, Scope, Severity, SourceSum, Variant};
 use super::{diagnose, impact};
 use crate::ingest::metric_name;
@@ -465,9 +467,17 @@ fn place_on_lines(
         .map(|(file, l)| {
             let share = l.weight / total;
             let mut finding = base.clone();
+            let called_from = l.worst.and_then(|row| {
+                let (file, line) = row.call_site?;
+                Some(CallSite {
+                    file: view.files.get(file as usize)?.clone(),
+                    line,
+                })
+            });
             finding.location = Some(Location {
                 file: file.clone(),
                 line: l.line,
+                called_from,
             });
             finding.instruction = l.worst.map(|row| Instruction {
                 address: row.address.clone().unwrap_or_default(),

@@ -39,6 +39,20 @@ pub struct Location {
     pub file: String,
     /// 1-based line.
     pub line: u32,
+    /// Where the line's code was inlined into the kernel's own code (the
+    /// call of a header's `__device__` function, of CUB, of Triton's
+    /// `standard.py`), where the line table records it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub called_from: Option<CallSite>,
+}
+
+/// The kernel's own line that calls inlined code.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct CallSite {
+    /// Its file.
+    pub file: String,
+    /// Its 1-based line.
+    pub line: u32,
 }
 
 /// The SASS instruction that contributes most to a line's finding.

@@ -31,7 +31,7 @@ use std::path::Path;
 
 pub use engine::{ActiveRule, Checker, check, needed};
 pub use error::{PackError, PackProblem, PackReadError, ProblemKind};
-pub use finding::{CheckResult, Finding, Location, Place, Skip, by_kernel};
+pub use finding::{CallSite, CheckResult, Finding, Location, Place, Skip, by_kernel};
 pub use pack::{Pack, Rule, load_pack};
 pub use severity::{FailOn, Severity};
 

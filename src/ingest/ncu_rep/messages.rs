@@ -234,6 +234,10 @@ pub struct SourceData {
     /// lines). Shared with the buffer it was read into, not copied.
     #[prost(bytes = "bytes", optional, tag = "4")]
     pub binary: Option<prost::bytes::Bytes>,
+    /// The compute capability the code is for, major in bits 16 and up
+    /// (`0x90000` for sm_90).
+    #[prost(uint64, optional, tag = "6")]
+    pub sm_version: Option<u64>,
     /// CUDA text imported with `--import-source yes`.
     #[prost(message, optional, tag = "8")]
     pub files: Option<SourceFiles>,

@@ -89,7 +89,7 @@ fn read_from(
                 let table = code
                     .binary
                     .as_deref()
-                    .map(LineTable::of_cubin)
+                    .map(|cubin| LineTable::of_cubin(cubin, code.sm_version))
                     .unwrap_or_default();
                 // A report may repeat a record without its cubin; the
                 // first with a line table stands.

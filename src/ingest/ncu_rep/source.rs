@@ -62,40 +62,123 @@ pub const COLUMNS: [(&str, &str); 14] = [
 /// The bits of a synthetic address that hold the offset in its section.
 const OFFSET_BITS: u32 = 40;
 
-/// Where each instruction of each kernel is in CUDA source: by kernel
-/// (mangled name), instruction offsets in order with their file and line.
+/// NVIDIA's extended line-program opcode that says where the rows after it
+/// were inlined from: its first operand is the 1-based index, in the same
+/// sequence, of the row of the call; 0 ends the inlined code. (Its second,
+/// a `.debug_str` offset, names the inlined function.)
+const DW_LNE_NVIDIA_INLINED_CALL: u8 = 0x90;
+
+/// How many calls deep an inlined call site is followed.
+const MAX_INLINE_DEPTH: usize = 64;
+
+/// One row of a kernel's line table.
+#[derive(Debug, Clone, Copy)]
+struct LineRow {
+    offset: u64,
+    file: usize,
+    line: u32,
+    /// Where the code was called from in the kernel's own code, when it
+    /// was inlined: file and line.
+    call_site: Option<(usize, u32)>,
+}
+
+/// Where each instruction of each kernel is in source: by kernel (mangled
+/// name), instruction offsets in order with their file and line; and the
+/// size of each kernel's code.
 #[derive(Debug, Default)]
 pub struct LineTable {
-    kernels: HashMap<String, Vec<(u64, usize, u32)>>,
+    kernels: HashMap<String, Vec<LineRow>>,
+    sizes: HashMap<String, u64>,
     files: Vec<String>,
+    /// Bytes per instruction where known (16 from Volta on).
+    instruction_bytes: Option<u64>,
+}
+
+/// Where one instruction is in source.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Place<'a> {
+    /// The file of its line.
+    pub file: &'a str,
+    /// Its line.
+    pub line: u32,
+    /// The kernel's line that called the inlined code it belongs to.
+    pub call_site: Option<(&'a str, u32)>,
 }
 
 impl LineTable {
     /// The line table of a cubin; empty when it has none (no `-lineinfo`)
     /// or cannot be read.
-    pub fn of_cubin(cubin: &[u8]) -> LineTable {
-        read_line_table(cubin).unwrap_or_default()
+    /// `sm_version` is the code's compute capability as the report
+    /// records it (major in bits 16 and up).
+    pub fn of_cubin(cubin: &[u8], sm_version: Option<u64>) -> LineTable {
+        let mut table = read_line_table(cubin).unwrap_or_default();
+        // Volta and later encode every instruction in 16 bytes; earlier
+        // chips interleave scheduling words, which ncu does not list.
+        table.instruction_bytes = sm_version.filter(|v| v >> 16 >= 7).map(|_| 16);
+        table
     }
 
     /// Whether it places no kernel.
     pub fn is_empty(&self) -> bool {
-        self.kernels.is_empty()
+        self.kernels.is_empty() && self.sizes.is_empty()
     }
 
-    /// The file and line of the instruction `offset` bytes into `kernel`.
-    fn place(&self, kernel: &str, offset: u64) -> Option<(&str, u32)> {
+    /// Where the instruction `offset` bytes into `kernel` is.
+    fn place(&self, kernel: &str, offset: u64) -> Option<Place<'_>> {
         let rows = self.kernels.get(kernel)?;
+        // Of the rows at one address (a call, then the first line of the
+        // inlined code), the last is the instruction's.
         let i = rows
-            .partition_point(|(o, _, _)| *o <= offset)
+            .partition_point(|r| r.offset <= offset)
             .checked_sub(1)?;
-        let (_, file, line) = rows[i];
-        (line > 0).then(|| (self.files[file].as_str(), line))
+        let row = rows[i];
+        (row.line > 0).then(|| Place {
+            file: &self.files[row.file],
+            line: row.line,
+            call_site: row
+                .call_site
+                .map(|(file, line)| (self.files[file].as_str(), line)),
+        })
+    }
+
+    /// The offset of every instruction of `kernel`, where its code's size
+    /// and the instruction encoding are known.
+    fn instruction_offsets(&self, kernel: &str) -> impl Iterator<Item = u64> {
+        let size = self.sizes.get(kernel).copied().unwrap_or(0);
+        let step = self.instruction_bytes.unwrap_or(size.max(1));
+        let count = if self.instruction_bytes.is_some() {
+            size / step
+        } else {
+            0
+        };
+        (0..count).map(move |i| i * step)
+    }
+
+    fn file_index(&mut self, name: String) -> usize {
+        match self.files.iter().position(|n| *n == name) {
+            Some(i) => i,
+            None => {
+                self.files.push(name);
+                self.files.len() - 1
+            }
+        }
     }
 }
 
 fn read_line_table(cubin: &[u8]) -> Option<LineTable> {
     let elf = object::File::parse(cubin).ok()?;
-    let debug_line = elf.section_by_name(".debug_line")?;
+    let mut table = LineTable::default();
+    let sections: HashMap<usize, String> = elf
+        .sections()
+        .filter_map(|s| {
+            let name = s.name().ok()?.strip_prefix(".text.")?.to_owned();
+            table.sizes.insert(name.clone(), s.size());
+            Some((s.index().0, name))
+        })
+        .collect();
+    let Some(debug_line) = elf.section_by_name(".debug_line") else {
+        return Some(table);
+    };
     let mut data = debug_line.data().ok()?.to_vec();
     // Each set_address operand becomes (section index << OFFSET_BITS) + addend.
     for (offset, relocation) in debug_line.relocations() {
@@ -117,14 +200,6 @@ fn read_line_table(cubin: &[u8]) -> Option<LineTable> {
             data[at..at + 8].copy_from_slice(&address.to_le_bytes());
         }
     }
-    let sections: HashMap<usize, String> = elf
-        .sections()
-        .filter_map(|s| {
-            let name = s.name().ok()?.strip_prefix(".text.")?.to_owned();
-            Some((s.index().0, name))
-        })
-        .collect();
-    let mut table = LineTable::default();
     let debug_line = gimli::DebugLine::new(&data, gimli::LittleEndian);
     let mut offset = 0usize;
     while offset < data.len() {
@@ -133,54 +208,138 @@ fn read_line_table(cubin: &[u8]) -> Option<LineTable> {
             .ok()?;
         let header = program.header();
         let length = header.unit_length() + header.format().initial_length_size() as usize;
-        read_program(program, &sections, &mut table);
+        read_program(header, &sections, &mut table);
         offset += length.max(1);
     }
     for rows in table.kernels.values_mut() {
-        rows.sort_by_key(|(o, _, _)| *o);
+        rows.sort_by_key(|r| r.offset);
     }
     Some(table)
 }
 
-/// The rows of one line program into `table`.
-fn read_program(
-    program: gimli::IncompleteLineProgram<gimli::EndianSlice<'_, gimli::LittleEndian>>,
+/// A row of the sequence being read, before its call site is resolved.
+struct SequenceRow {
+    address: u64,
+    file: u64,
+    line: u32,
+    /// The 1-based row of the call it was inlined at, 0 for none.
+    context: u64,
+}
+
+/// The rows of one line program into `table`. The program is run here
+/// rather than by the DWARF reader's row iterator, which skips NVIDIA's
+/// extended opcodes: they hold where inlined code was called from.
+fn read_program<R: gimli::Reader>(
+    header: &gimli::LineProgramHeader<R>,
     sections: &HashMap<usize, String>,
     table: &mut LineTable,
 ) {
-    let mut rows = program.rows();
+    let line_range = u64::from(header.line_range().max(1));
+    let opcode_base = header.opcode_base();
+    let step = u64::from(header.minimum_instruction_length());
     let mut file_ids: HashMap<u64, usize> = HashMap::new();
-    while let Ok(Some((header, row))) = rows.next_row() {
-        if row.end_sequence() {
-            continue;
+    let mut sequence: Vec<SequenceRow> = Vec::new();
+    let (mut address, mut file, mut line, mut context) = (0u64, 1u64, 1i64, 0u64);
+    let mut instructions = header.instructions();
+    while let Ok(Some(instruction)) = instructions.next_instruction(header) {
+        let mut emit = false;
+        match instruction {
+            gimli::LineInstruction::Special(opcode) => {
+                let adjusted = u64::from(opcode.saturating_sub(opcode_base));
+                address = address.wrapping_add(adjusted / line_range * step);
+                line += i64::from(header.line_base()) + (adjusted % line_range) as i64;
+                emit = true;
+            }
+            gimli::LineInstruction::Copy => emit = true,
+            gimli::LineInstruction::AdvancePc(n) => address = address.wrapping_add(n * step),
+            gimli::LineInstruction::AdvanceLine(n) => line += n,
+            gimli::LineInstruction::SetFile(f) => file = f,
+            gimli::LineInstruction::ConstAddPc => {
+                let adjusted = u64::from(255u8.saturating_sub(opcode_base));
+                address = address.wrapping_add(adjusted / line_range * step);
+            }
+            gimli::LineInstruction::FixedAddPc(n) => address = address.wrapping_add(u64::from(n)),
+            gimli::LineInstruction::SetAddress(a) => address = a,
+            gimli::LineInstruction::EndSequence => {
+                finish_sequence(
+                    header,
+                    &std::mem::take(&mut sequence),
+                    sections,
+                    &mut file_ids,
+                    table,
+                );
+                (address, file, line, context) = (0, 1, 1, 0);
+            }
+            gimli::LineInstruction::UnknownExtended(opcode, mut operands)
+                if opcode.0 == DW_LNE_NVIDIA_INLINED_CALL =>
+            {
+                context = operands.read_uleb128().unwrap_or(0);
+            }
+            _ => {}
         }
-        let address = row.address();
-        let Some(kernel) = sections.get(&((address >> OFFSET_BITS) as usize)) else {
-            continue;
-        };
-        let file = *file_ids.entry(row.file_index()).or_insert_with(|| {
-            let name = row
-                .file(header)
+        if emit {
+            sequence.push(SequenceRow {
+                address,
+                file,
+                line: u32::try_from(line).unwrap_or(0),
+                context,
+            });
+        }
+    }
+    finish_sequence(header, &sequence, sections, &mut file_ids, table);
+}
+
+/// Adds one sequence's rows to `table`, each inlined row with the call
+/// site in its kernel's own code (the outermost call).
+fn finish_sequence<R: gimli::Reader>(
+    header: &gimli::LineProgramHeader<R>,
+    sequence: &[SequenceRow],
+    sections: &HashMap<usize, String>,
+    file_ids: &mut HashMap<u64, usize>,
+    table: &mut LineTable,
+) {
+    let mut file_of = |index: u64, table: &mut LineTable| {
+        *file_ids.entry(index).or_insert_with(|| {
+            let name = header
+                .file(index)
                 .map(|f| file_name(header, f))
                 .unwrap_or_default();
-            match table.files.iter().position(|n| *n == name) {
-                Some(i) => i,
-                None => {
-                    table.files.push(name);
-                    table.files.len() - 1
-                }
-            }
-        });
-        let line = row.line().map_or(0, |l| l.get() as u32);
-        table.kernels.entry(kernel.clone()).or_default().push((
-            address & ((1 << OFFSET_BITS) - 1),
-            file,
-            line,
-        ));
+            table.file_index(name)
+        })
+    };
+    for row in sequence {
+        let Some(kernel) = sections.get(&((row.address >> OFFSET_BITS) as usize)) else {
+            continue;
+        };
+        let mut call = None;
+        let mut context = row.context;
+        for _ in 0..MAX_INLINE_DEPTH {
+            let Some(caller) = (context as usize)
+                .checked_sub(1)
+                .and_then(|i| sequence.get(i))
+            else {
+                break;
+            };
+            call = Some(caller);
+            context = caller.context;
+        }
+        let call_site = call.map(|c| (file_of(c.file, table), c.line));
+        let file = file_of(row.file, table);
+        table
+            .kernels
+            .entry(kernel.clone())
+            .or_default()
+            .push(LineRow {
+                offset: row.address & ((1 << OFFSET_BITS) - 1),
+                file,
+                line: row.line,
+                call_site,
+            });
     }
 }
 
-/// A file entry's path: its directory joined to its name.
+/// A file entry's path: its directory joined to its name, with `.` and
+/// `..` resolved as ncu prints them (`a/b/../c` is `a/c`).
 fn file_name<R: gimli::Reader>(
     header: &gimli::LineProgramHeader<R>,
     file: &gimli::FileEntry<R>,
@@ -190,13 +349,43 @@ fn file_name<R: gimli::Reader>(
         _ => None,
     };
     let name = text(file.path_name()).unwrap_or_default();
-    if name.starts_with('/') {
-        return name;
+    let joined = if name.starts_with('/') {
+        name
+    } else {
+        match file.directory(header).and_then(text) {
+            Some(dir) if !dir.is_empty() => format!("{}/{name}", dir.trim_end_matches('/')),
+            _ => name,
+        }
+    };
+    lexically_normal(&joined)
+}
+
+/// `path` with `.` and `..` components resolved without the file system.
+fn lexically_normal(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "." => {}
+            ".." if parts.last().is_some_and(|p| !p.is_empty() && *p != "..") => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
     }
-    match file.directory(header).and_then(text) {
-        Some(dir) if !dir.is_empty() => format!("{}/{name}", dir.trim_end_matches('/')),
-        _ => name,
-    }
+    parts.join("/")
+}
+
+/// The access size the report records, an enumeration, in bits as the
+/// source page prints it. Sub-word sizes are codes (2 for the 8-bit loads
+/// and stores `.U8` and `.S8`, 8 for `.U16`); 32, 64 and 128 are the bits.
+/// Read off every report here with a source page, instruction by
+/// instruction; a code not seen there is left as it is.
+fn access_size_bits(code: f64) -> Value {
+    Value::Number(match code as u64 {
+        2 => 8.0,
+        8 => 16.0,
+        _ => code,
+    })
 }
 
 /// The CUDA text ncu imported with the cubin, as the model's listings.
@@ -296,9 +485,16 @@ pub fn view(
     if columns.is_empty() || by_address.is_empty() {
         return None;
     }
-    by_address.sort_keys();
     let kernel = text(&result.mangled_name).unwrap_or_default();
     let base = base.map_or(0, |b| b as u64);
+    if base > 0 {
+        // Instructions that never ran have no instance; the page lists
+        // them all, with zeros.
+        for offset in lines.instruction_offsets(&kernel) {
+            by_address.entry(base + offset).or_default();
+        }
+    }
+    by_address.sort_keys();
     let mut files = SourceView::default();
     let instructions = by_address
         .into_iter()
@@ -306,8 +502,11 @@ pub fn view(
             cells.resize(columns.len(), Value::Missing);
             let place = lines.place(&kernel, address.saturating_sub(base));
             SourceRow {
-                file: place.map_or(0, |(path, _)| files.file_index(path)),
-                line: place.map(|(_, line)| line),
+                file: place.map_or(0, |p| files.file_index(p.file)),
+                line: place.map(|p| p.line),
+                call_site: place
+                    .and_then(|p| p.call_site)
+                    .map(|(file, line)| (files.file_index(file), line)),
                 address: Some(format!("0x{address:x}")),
                 text: String::new(),
                 cells,
@@ -325,13 +524,14 @@ pub fn view(
     })
 }
 
-/// A source counter's cell: numbers as they are; the address space and
-/// operation as the source page prints them.
+/// A source counter's cell: numbers as they are; the access size in bits
+/// and the address space and operation as the source page prints them.
 fn cell(label: &str, value: Option<&MetricValue>) -> Value {
     let Some(n) = value.and_then(MetricValue::number) else {
         return Value::Missing;
     };
     let named = match label {
+        "Access Size" => return access_size_bits(n),
         "Address Space" => match n as u64 {
             0 => return Value::Missing,
             4 => "Global",

@@ -69,10 +69,17 @@ impl FindingDiagnostic {
         let Some(text) = sources.line(&location.file, location.line) else {
             let instruction = instruction.map(|i| format!(" ({i})")).unwrap_or_default();
             self.footer = format!("at {}:{}{instruction}", location.file, location.line);
+            if let Some(call) = &location.called_from {
+                self.footer
+                    .push_str(&format!(", inlined at {}:{}", call.file, call.line));
+            }
             return;
         };
         let start = text.len() - text.trim_start().len();
-        let label = instruction.unwrap_or_else(|| "here".to_owned());
+        let mut label = instruction.unwrap_or_else(|| "here".to_owned());
+        if let Some(call) = &location.called_from {
+            label.push_str(&format!(", inlined at {}:{}", call.file, call.line));
+        }
         self.label = Some((start, text.trim().len().max(1), label));
         self.snippet = Some(Snippet::new(
             location.file.clone(),
