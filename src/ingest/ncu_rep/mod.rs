@@ -10,6 +10,7 @@ mod container;
 mod convert;
 mod derived;
 mod messages;
+mod opcode;
 mod source;
 
 use std::fs::File;

@@ -2,8 +2,9 @@
 //! source counters of a result, keyed by instruction address, placed on
 //! CUDA lines by the line table of the cubin the report embeds (a
 //! `-lineinfo` build carries one), with the CUDA text ncu imported. The
-//! columns are those of the source page that the rules read; SASS text is
-//! not needed (address and line are).
+//! columns are those of the source page that the rules read; the SASS text
+//! is the opcode alone (see the opcode module), as the report holds no
+//! disassembly.
 //!
 //! The cubin's `.debug_line` holds one line program per kernel, each
 //! starting at address 0 of its own `.text.<kernel>` section: which section
@@ -89,9 +90,14 @@ struct LineRow {
 pub struct LineTable {
     kernels: HashMap<String, Vec<LineRow>>,
     sizes: HashMap<String, u64>,
+    /// The first two bytes of each 16-byte instruction of each kernel
+    /// (where the opcode is), not the whole code.
+    code: HashMap<String, Vec<[u8; 2]>>,
     files: Vec<String>,
     /// Bytes per instruction where known (16 from Volta on).
     instruction_bytes: Option<u64>,
+    /// Whether the opcode table reads this code (Volta to Hopper).
+    opcodes_apply: bool,
 }
 
 /// Where one instruction is in source.
@@ -115,6 +121,7 @@ impl LineTable {
         // Volta and later encode every instruction in 16 bytes; earlier
         // chips interleave scheduling words, which ncu does not list.
         table.instruction_bytes = sm_version.filter(|v| v >> 16 >= 7).map(|_| 16);
+        table.opcodes_apply = sm_version.is_some_and(|v| (7..=9).contains(&(v >> 16)));
         table
     }
 
@@ -139,6 +146,16 @@ impl LineTable {
                 .call_site
                 .map(|(file, line)| (self.files[file].as_str(), line)),
         })
+    }
+
+    /// The opcode of the instruction `offset` bytes into `kernel`, where
+    /// the encoding is one the opcode table is for (Volta to Hopper).
+    fn opcode(&self, kernel: &str, offset: u64) -> Option<&'static str> {
+        if !self.opcodes_apply {
+            return None;
+        }
+        let at = usize::try_from(offset / 16).ok()?;
+        super::opcode::opcode(self.code.get(kernel)?.get(at)?)
     }
 
     /// The offset of every instruction of `kernel`, where its code's size
@@ -173,6 +190,10 @@ fn read_line_table(cubin: &[u8]) -> Option<LineTable> {
         .filter_map(|s| {
             let name = s.name().ok()?.strip_prefix(".text.")?.to_owned();
             table.sizes.insert(name.clone(), s.size());
+            if let Ok(code) = s.data() {
+                let heads = code.chunks_exact(16).map(|i| [i[0], i[1]]).collect();
+                table.code.insert(name.clone(), heads);
+            }
             Some((s.index().0, name))
         })
         .collect();
@@ -508,7 +529,10 @@ pub fn view(
                     .and_then(|p| p.call_site)
                     .map(|(file, line)| (files.file_index(file), line)),
                 address: Some(format!("0x{address:x}")),
-                text: String::new(),
+                text: lines
+                    .opcode(&kernel, address.saturating_sub(base))
+                    .unwrap_or_default()
+                    .to_owned(),
                 cells,
                 origin,
             }
