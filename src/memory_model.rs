@@ -10,6 +10,12 @@
 //! `u = w`, so only `s ≥ 32` follows. Unit-stride accesses that start off a
 //! 32-byte boundary span one sector more than they fill: `u = 32·w/(w+1)`.
 //!
+//! A mask or branch that leaves lanes idle (`if (i % 2 == 0)`, a masked
+//! `tl.load`) gaps the warp's addresses as a stride does: with fewer than
+//! [`MASKED_LANES`] of 32 lanes active per instruction, the useful bytes
+//! say how much of each sector is used but not why, so no stride is read
+//! from them.
+//!
 //! Shared memory has 32 banks of 4 bytes. A request of `w`-byte accesses is
 //! served `128/w` threads (at most 32) per wavefront, so it needs
 //! `ceil(32·w/128)` wavefronts at least. With an index stride `s`, the
@@ -36,9 +42,17 @@ pub enum GlobalPattern {
     /// Byte accesses two bytes apart use a sector as misaligned unit-stride
     /// byte accesses do: either fits.
     StrideOrMisaligned(f64),
+    /// Only this many of a warp's lanes are active per instruction: the
+    /// idle lanes, not a stride, leave bytes of the sectors unused.
+    Masked(f64),
     /// The numbers fit none of these (mixed patterns, partial warps).
     Undecided,
 }
+
+/// Active lanes per instruction under which a warp's accesses are read as
+/// masked: an eighth of the lanes idle (a tail block's partial warp moves
+/// a kernel's average far less).
+pub const MASKED_LANES: f64 = 28.0;
 
 /// How close a measured ratio must be to a pattern's to count as it.
 const TOLERANCE: f64 = 0.03;
@@ -73,6 +87,18 @@ pub fn global_pattern(w: f64, u: f64) -> GlobalPattern {
         return GlobalPattern::Stride(elements.round() * w);
     }
     GlobalPattern::Undecided
+}
+
+/// The pattern of `w`-byte accesses that use `u` of each sector's 32 bytes
+/// with `active` of a warp's lanes on per instruction: masked where too
+/// few lanes are active for the useful bytes to tell a stride, unless
+/// every byte moved is used.
+pub fn global_pattern_of_lanes(w: f64, u: f64, active: f64) -> GlobalPattern {
+    let pattern = global_pattern(w, u);
+    if active < MASKED_LANES && active > 0.0 && pattern != GlobalPattern::Unit {
+        return GlobalPattern::Masked(active);
+    }
+    pattern
 }
 
 /// Threads served per shared-memory wavefront for `w`-byte accesses.

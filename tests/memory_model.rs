@@ -4,7 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use ncu_lint::memory_model::{
-    GlobalPattern, conflict_ways, global_pattern, threads_per_wavefront, ways_from_ratio,
+    GlobalPattern, MASKED_LANES, conflict_ways, global_pattern, global_pattern_of_lanes,
+    threads_per_wavefront, ways_from_ratio,
 };
 use proptest::prelude::*;
 
@@ -40,6 +41,21 @@ fn simulate_ways(w: u64, stride: u64) -> f64 {
         wavefronts += banks.values().map(BTreeSet::len).max().unwrap_or(1);
     }
     wavefronts as f64 / groups as f64
+}
+
+/// Useful bytes per sector of a warp whose active lanes (the set bits of
+/// `mask`) each read `w` bytes at `offset + t·stride`, and the lanes.
+fn simulate_masked(w: u64, stride: u64, offset: u64, mask: u32) -> (f64, f64) {
+    let mut sectors = BTreeSet::new();
+    let lanes = (0..32u64).filter(|t| mask & (1 << t) != 0);
+    for t in lanes {
+        let start = offset + t * stride;
+        for byte in start..start + w {
+            sectors.insert(byte / 32);
+        }
+    }
+    let active = f64::from(mask.count_ones());
+    (active * w as f64 / sectors.len() as f64, active)
 }
 
 fn widths() -> impl Strategy<Value = u64> {
@@ -83,8 +99,50 @@ proptest! {
     }
 }
 
+proptest! {
+    #[test]
+    fn masked_lanes_are_never_read_as_a_stride(
+        w in widths(),
+        k in 1u64..9,
+        mask in any::<u32>(),
+        offset in 0u64..4,
+    ) {
+        let active = mask.count_ones();
+        prop_assume!(active > 0 && f64::from(active) < MASKED_LANES);
+        let (u, lanes) = simulate_masked(w, k * w, offset * w, mask);
+        let pattern = global_pattern_of_lanes(w as f64, u, lanes);
+        if (u - 32.0).abs() < 1e-9 {
+            // Every byte moved is used: nothing to fix, mask or not.
+            prop_assert_eq!(pattern, GlobalPattern::Unit);
+        } else {
+            prop_assert_eq!(pattern, GlobalPattern::Masked(lanes));
+        }
+    }
+
+    #[test]
+    fn a_full_warp_is_read_as_before(w in widths(), k in 1u64..64) {
+        let (u, lanes) = simulate_masked(w, k * w, 0, u32::MAX);
+        prop_assert_eq!(global_pattern_of_lanes(w as f64, u, lanes), global_pattern(w as f64, u));
+    }
+}
+
 #[test]
 fn the_issues_cases() {
+    // Even elements under one mask, odd under the other (every other lane
+    // of a unit-stride warp): the full-warp model would read a stride of
+    // two elements; the lanes say it is the mask.
+    let (u, lanes) = simulate_masked(2, 2, 0, 0x5555_5555);
+    assert_eq!(global_pattern(2.0, u), GlobalPattern::Stride(4.0));
+    assert_eq!(
+        global_pattern_of_lanes(2.0, u, lanes),
+        GlobalPattern::Masked(16.0)
+    );
+    // One lane in three, as Inductor's rotary backward runs (10.7 of 32).
+    let (u, lanes) = simulate_masked(2, 2, 0, 0x4924_9249);
+    assert_eq!(
+        global_pattern_of_lanes(2.0, u, lanes),
+        GlobalPattern::Masked(11.0)
+    );
     // load_stride2: 4-byte loads 8 bytes apart; AoS of 3 floats: 12 apart.
     assert_eq!(
         global_pattern(4.0, simulate_sectors(4, 8, 0)),

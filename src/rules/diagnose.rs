@@ -16,8 +16,8 @@ use super::expr::Outcome;
 use super::finding::{Finding, Names};
 use super::rule::Analysis;
 use crate::memory_model::{
-    GlobalPattern, SECTOR, WARP, global_pattern, sass_width, threads_per_wavefront,
-    wavefronts_ideal, ways_from_ratio,
+    GlobalPattern, SECTOR, WARP, global_pattern, global_pattern_of_lanes, sass_width,
+    threads_per_wavefront, wavefronts_ideal, ways_from_ratio,
 };
 use crate::model::{Kernel, SourceView};
 use crate::value::Value;
@@ -166,7 +166,7 @@ fn global_access(
     analysis: Analysis,
 ) -> Vec<(&'static str, Option<f64>)> {
     let value = |name: &str| finding.values.get(name).copied().flatten();
-    let (width, useful) = match line {
+    let access = match line {
         Some((view, line)) => {
             let kind = |op: &str| line_access(view, line, "Global", Some(op));
             let access = match analysis {
@@ -185,12 +185,19 @@ fn global_access(
                 .width
                 .filter(|_| access.sectors > 0.0)
                 .map(|w| access.threads * w / access.sectors);
-            (access.width, useful)
+            let active = (access.requests > 0.0).then(|| access.threads / access.requests);
+            (access.width, useful, active)
         }
-        None => (kernel_width(kernel, finding), value("bytes_per_sector")),
+        None => (
+            kernel_width(kernel, finding),
+            value("bytes_per_sector"),
+            None,
+        ),
     };
-    let pattern = match (width, useful) {
-        (Some(w), Some(u)) => global_pattern(w, u),
+    let (width, useful, active) = access;
+    let pattern = match (width, useful, active) {
+        (Some(w), Some(u), Some(a)) => global_pattern_of_lanes(w, u, a),
+        (Some(w), Some(u), None) => global_pattern(w, u),
         _ => GlobalPattern::Undecided,
     };
     let (stride, at_least, misaligned) = match pattern {
@@ -198,7 +205,13 @@ fn global_access(
         GlobalPattern::StrideAtLeast(s) => (None, Some(s), None),
         GlobalPattern::Misaligned => (width, None, Some(1.0)),
         GlobalPattern::Unit => (width, None, Some(0.0)),
-        GlobalPattern::StrideOrMisaligned(_) | GlobalPattern::Undecided => (None, None, None),
+        GlobalPattern::StrideOrMisaligned(_)
+        | GlobalPattern::Masked(_)
+        | GlobalPattern::Undecided => (None, None, None),
+    };
+    let masked = match pattern {
+        GlobalPattern::Masked(_) => Some(1.0),
+        _ => active.map(|_| 0.0),
     };
     vec![
         ("access_bytes", width),
@@ -209,6 +222,8 @@ fn global_access(
         ("misaligned", misaligned),
         ("fields", stride.zip(width).map(|(s, w)| s / w)),
         ("warp_bytes", width.map(|w| w * f64::from(WARP))),
+        ("active_lanes", active),
+        ("masked", masked),
     ]
 }
 

@@ -240,6 +240,8 @@ impl Analysis {
                 "misaligned",
                 "fields",
                 "warp_bytes",
+                "active_lanes",
+                "masked",
             ],
         }
     }

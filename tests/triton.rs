@@ -1,0 +1,92 @@
+//! Triton kernels and a torch.compile'd step (fixtures/triton/), read
+//! natively and through their pages: findings at the `tl.load` lines, bf16
+//! read as 2-byte accesses, masked lanes named as such.
+
+mod common;
+
+use common::{fixture, ncu_lint, stderr};
+
+/// The findings of `check --format json` on `paths`.
+fn findings(paths: &[String]) -> Vec<serde_json::Value> {
+    let mut args = vec!["check", "--no-config", "--format", "json"];
+    args.extend(paths.iter().map(String::as_str));
+    let out = ncu_lint(&args);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    doc["findings"].as_array().unwrap().clone()
+}
+
+/// Both ways of reading a fixture report: natively, and raw + source.
+fn both_ways(name: &str) -> [Vec<String>; 2] {
+    [
+        vec![fixture(&format!("triton/{name}.ncu-rep.xz"))],
+        vec![
+            fixture(&format!("triton/{name}.raw.csv.xz")),
+            fixture(&format!("triton/{name}.source.csv.xz")),
+        ],
+    ]
+}
+
+fn of<'a>(found: &'a [serde_json::Value], rule: &str, kernel: &str) -> Vec<&'a serde_json::Value> {
+    found
+        .iter()
+        .filter(|f| f["rule"] == rule && f["kernel"]["name"].as_str().unwrap().starts_with(kernel))
+        .collect()
+}
+
+#[test]
+fn bf16_loads_are_two_byte_accesses() {
+    for paths in both_ways("triton") {
+        let found = findings(&paths);
+        let bf16 = of(&found, "global-load-efficiency", "load_stride2_bf16");
+        assert_eq!(bf16.len(), 1, "{paths:?}");
+        assert_eq!(bf16[0]["values"]["access_bytes"], 2.0, "{paths:?}");
+        assert_eq!(bf16[0]["location"]["line"], 27);
+        let fix = bf16[0]["fix"].as_str().unwrap();
+        assert!(fix.contains("2-byte loads"), "{fix}");
+    }
+}
+
+#[test]
+fn masked_lanes_are_named_not_read_as_a_stride() {
+    for paths in both_ways("triton") {
+        let found = findings(&paths);
+        let masked = of(&found, "global-load-efficiency", "every_third_masked");
+        assert_eq!(masked.len(), 1, "{paths:?}");
+        let values = &masked[0]["values"];
+        let lanes = values["active_lanes"].as_f64().unwrap();
+        assert!((lanes - 32.0 / 3.0).abs() < 0.1, "{lanes}");
+        assert_eq!(values["masked"], 1.0);
+        assert!(values["stride_bytes"].is_null() && values["stride_at_least"].is_null());
+        let fix = masked[0]["fix"].as_str().unwrap();
+        assert!(
+            fix.starts_with("only 10.7 of a warp's 32 lanes are active per load"),
+            "{fix}"
+        );
+    }
+}
+
+#[test]
+fn inductors_rotary_backward_is_masked_on_every_load_line() {
+    // Both halves of each rotary pair loaded under complementary masks
+    // (fixtures/triton/inductor/mr/...py): a third of the lanes active.
+    for paths in both_ways("compiled") {
+        let found = findings(&paths);
+        let rotary = of(
+            &found,
+            "global-load-efficiency",
+            "triton_poi_fused_add_mul_neg_select_slice_backward",
+        );
+        assert_eq!(rotary.len(), 8, "{paths:?}");
+        for finding in rotary {
+            assert_eq!(finding["values"]["masked"], 1.0, "{finding}");
+            assert_eq!(finding["values"]["access_bytes"], 2.0, "{finding}");
+            assert!(
+                finding["location"]["file"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with(".py")
+            );
+        }
+    }
+}
