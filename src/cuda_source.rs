@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use crate::model::Report;
+use crate::inductor::{self, Provenance};
+use crate::model::{Kernel, Report};
 
 /// Where to look for `.cu` files on disk besides their recorded paths.
 #[derive(Debug, Clone, Default)]
@@ -28,6 +29,7 @@ pub struct CudaSource<'a> {
     /// The source page's CUDA rows by file and line, the first row of each
     /// line in kernel order; built on first use.
     page: OnceCell<HashMap<&'a str, HashMap<u32, &'a str>>>,
+    inductor: RefCell<inductor::Cache>,
 }
 
 impl<'a> CudaSource<'a> {
@@ -39,7 +41,21 @@ impl<'a> CudaSource<'a> {
             maps: search.maps.clone(),
             disk: RefCell::new(HashMap::new()),
             page: OnceCell::new(),
+            inductor: RefCell::new(inductor::Cache::default()),
         }
+    }
+
+    /// What Inductor recorded of `kernel` (its fused source nodes and ATen
+    /// operators), where its generated module and the graph's wrapper are
+    /// at hand.
+    pub fn inductor(&self, kernel: &Kernel) -> Option<Rc<Provenance>> {
+        let view = kernel.source.as_ref()?;
+        let module = view
+            .files
+            .iter()
+            .find(|f| inductor::is_generated_module(f))?;
+        let local = self.local_path(module)?;
+        self.inductor.borrow_mut().provenance(module, &local)
     }
 
     /// Line `line` (1-based) of `file`, if any source of it is at hand.

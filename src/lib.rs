@@ -37,6 +37,7 @@ pub mod coverage;
 pub mod cuda_source;
 pub mod diff;
 pub mod dump;
+pub mod inductor;
 pub mod ingest;
 pub mod lint;
 pub mod memory_model;

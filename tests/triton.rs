@@ -90,3 +90,74 @@ fn inductors_rotary_backward_is_masked_on_every_load_line() {
         }
     }
 }
+
+#[test]
+fn a_kernel_inductor_generated_names_its_source_nodes_and_aten_ops() {
+    // The report recorded the modules under /tmp/p/inductor; they are in
+    // fixtures/triton/inductor here.
+    let report = fixture("triton/compiled.ncu-rep.xz");
+    let mapped = ncu_lint(&[
+        "check",
+        "--no-config",
+        "--format",
+        "json",
+        "--path-map",
+        "/tmp/p=fixtures/triton",
+        &report,
+    ]);
+    let doc: serde_json::Value = serde_json::from_slice(&mapped.stdout).unwrap();
+    let rotary = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| {
+            f["kernel"]["name"]
+                .as_str()
+                .unwrap()
+                .starts_with("triton_poi_fused_add_mul_neg_select_slice_backward")
+        })
+        .unwrap();
+    let inductor = &rotary["kernel"]["inductor"];
+    let aten: Vec<&str> = inductor["aten"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert!(
+        aten.contains(&"aten.slice_backward") && aten.contains(&"aten.stack"),
+        "{aten:?}"
+    );
+    assert!(inductor["source_nodes"].as_array().unwrap().len() > 10);
+    // cuDNN's kernel is no Inductor kernel; without the modules at hand
+    // nothing is claimed.
+    for f in doc["findings"].as_array().unwrap() {
+        let name = f["kernel"]["name"].as_str().unwrap();
+        assert_eq!(
+            name.starts_with("triton_"),
+            !f["kernel"]["inductor"].is_null(),
+            "{name}"
+        );
+    }
+    let elsewhere = ncu_lint(&[
+        "check",
+        "--no-config",
+        "--format",
+        "json",
+        "--path-map",
+        "/tmp/p=fixtures/no-such-cache",
+        &report,
+    ]);
+    let doc: serde_json::Value = serde_json::from_slice(&elsewhere.stdout).unwrap();
+    let found = doc["findings"].as_array().unwrap();
+    assert!(found.iter().all(|f| f["kernel"]["inductor"].is_null()));
+    let human = ncu_lint(&[
+        "check",
+        "--no-config",
+        "--path-map",
+        "/tmp/p=fixtures/triton",
+        &fixture("triton/compiled.ncu-rep.xz"),
+    ]);
+    let text = common::stdout(&human);
+    assert!(text.contains("  Inductor fused: permute_26, "), "{text}");
+}

@@ -17,7 +17,6 @@ use serde::Serialize;
 use super::{Context, Emitter, count_by_severity};
 use crate::coverage::Coverage;
 use crate::diff::DiffResult;
-use crate::model::Report;
 use crate::rules::finding::Instruction;
 use crate::rules::{Finding, Location, Severity, Skip};
 use crate::triage::{Group, groups};
@@ -112,6 +111,9 @@ struct ExportJson<'a> {
 struct KernelJson<'a> {
     id: Option<u64>,
     name: &'a str,
+    /// What Inductor recorded of a kernel it generated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    inductor: Option<std::rc::Rc<crate::inductor::Provenance>>,
 }
 
 #[derive(Serialize)]
@@ -131,13 +133,18 @@ struct BySeverity {
 }
 
 impl<'a> FindingJson<'a> {
-    fn new(f: &'a Finding, report: &'a Report) -> Self {
+    fn new(f: &'a Finding, context: &Context<'a>) -> Self {
+        let report = context.report;
         FindingJson {
             rule: &f.rule,
             severity: f.severity,
             kernel: KernelJson {
                 id: f.kernel_id,
                 name: &f.kernel_name,
+                inductor: report
+                    .kernels
+                    .get(f.kernel)
+                    .and_then(|k| context.cuda.inductor(k)),
             },
             location: &f.location,
             instruction: &f.instruction,
@@ -169,7 +176,7 @@ pub fn write_json(context: &Context<'_>, out: &mut dyn Write) -> io::Result<()> 
         findings: result
             .findings
             .iter()
-            .map(|f| FindingJson::new(f, report))
+            .map(|f| FindingJson::new(f, context))
             .collect(),
         groups: groups(result).into_iter().map(GroupJson::from).collect(),
         skipped: &result.skipped,

@@ -136,6 +136,15 @@ fn group_details(
         .map(|w| format!(" · est. {w}"))
         .unwrap_or_default();
     let _ = writeln!(out, "── {rank}. {name} [{id}]{worth}");
+    let kernel = context.report.kernels.get(findings[0].kernel);
+    if let Some(provenance) = kernel.and_then(|k| context.cuda.inductor(k)) {
+        let _ = writeln!(
+            out,
+            "  Inductor fused: {} ({})",
+            provenance.source_nodes.join(", "),
+            provenance.aten.join(", ")
+        );
+    }
     for finding in findings {
         let rule = context.rule(&finding.rule);
         let diagnostic = FindingDiagnostic::new(context.report, finding, rule, context.cuda);
