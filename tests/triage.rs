@@ -177,8 +177,9 @@ fn a_short_kernels_small_waste_is_a_note_and_a_large_one_a_warning() {
             "{f}"
         );
     }
-    // register_nospill runs 6.6 µs on the H200; its scattered loads cost
-    // three quarters of it: a warning.
+    // register_nospill runs 6.6 µs on the H200; its scattered loads, with
+    // the memory system past the latency knee, cost a tenth of it: a
+    // warning.
     let lab = json(&[&fixture("lab/raw.csv.xz")]);
     let large = lab["findings"]
         .as_array()
@@ -193,7 +194,7 @@ fn a_short_kernels_small_waste_is_a_note_and_a_large_one_a_warning() {
         .unwrap();
     assert_eq!(large["severity"], "warning");
     assert!(large["impact"]["kernel_ns"].as_f64().unwrap() < 10_000.0);
-    assert!(large["impact"]["speedup"].as_f64().unwrap() > 0.5);
+    assert!(large["impact"]["speedup"].as_f64().unwrap() > 0.05);
     // The threshold is a parameter: lowered, the small one is a warning.
     let out = ncu_lint(&[
         "check",
@@ -201,7 +202,7 @@ fn a_short_kernels_small_waste_is_a_note_and_a_large_one_a_warning() {
         "--format",
         "json",
         "--param",
-        "global-store-efficiency.min_speedup=0.001",
+        "global-store-efficiency.min_speedup=0",
         &report("19_victor-lvsy-profile.raw.csv.xz"),
     ]);
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -350,7 +351,7 @@ fn diff_compares_the_time_to_gain_at_each_place() {
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     let text = stdout(&out);
     assert!(
-        text.contains("worse: est. time to gain at load_stride2 the kernel: 5.8 µs -> 11.7 µs"),
+        text.contains("worse: est. time to gain at load_stride2 the kernel: 4.8 µs -> 9.5 µs"),
         "{text}"
     );
     let same = ncu_lint(&["diff", "--no-config", &raw, "--against", &raw]);
