@@ -161,3 +161,64 @@ fn a_kernel_inductor_generated_names_its_source_nodes_and_aten_ops() {
     let text = common::stdout(&human);
     assert!(text.contains("  Inductor fused: permute_26, "), "{text}");
 }
+
+#[test]
+fn library_kernels_are_labelled_notes_unless_kept() {
+    let report = fixture("triton/compiled.ncu-rep.xz");
+    let found = findings(std::slice::from_ref(&report));
+    let library = |name: &str| {
+        found
+            .iter()
+            .filter(|f| f["kernel"]["name"].as_str().unwrap().contains(name))
+            .map(|f| {
+                (
+                    f["library"].as_str().map(str::to_owned),
+                    f["severity"].clone(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    for (name, label) in [
+        ("cudnn_generated_fort_native_sdpa", "cuDNN"),
+        ("cudnn::fusion::", "cuDNN"),
+        ("at::native::", "ATen (PyTorch)"),
+    ] {
+        let labelled = library(name);
+        assert!(!labelled.is_empty(), "{name}");
+        for (lib, severity) in labelled {
+            assert_eq!(lib.as_deref(), Some(label), "{name}");
+            assert_eq!(severity, "note", "{name}");
+        }
+    }
+    // Inductor's kernels are generated from the user's model: not a library.
+    assert!(library("triton_poi_").iter().all(|(lib, _)| lib.is_none()));
+    let spill = found
+        .iter()
+        .find(|f| f["rule"] == "register-spill")
+        .unwrap();
+    assert!(
+        spill["fix"]
+            .as_str()
+            .unwrap()
+            .starts_with("a cuDNN kernel: change what cuDNN is given")
+    );
+    // Kept, they are at their rule's severity again.
+    let out = ncu_lint(&[
+        "check",
+        "--no-config",
+        "--format",
+        "json",
+        "--library-findings",
+        "keep",
+        &report,
+    ]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let spill = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "register-spill")
+        .unwrap();
+    assert_eq!(spill["severity"], "warning");
+    assert_eq!(spill["library"], "cuDNN");
+}

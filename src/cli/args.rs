@@ -236,6 +236,20 @@ pub(crate) struct RuleOptions {
     /// Set a rule parameter: ID.NAME=VALUE.
     #[arg(long, value_name = "ID.NAME=VALUE")]
     pub(crate) param: Vec<String>,
+    /// Findings in kernels of libraries users do not write (cuBLAS, cuDNN,
+    /// CUTLASS, ATen, NCCL, ...): notes that do not fail the gate, or kept
+    /// at their rule's severity [default: note, or the config's library_findings].
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub(crate) library_findings: Option<LibraryFindings>,
+}
+
+/// What findings in library kernels are.
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum LibraryFindings {
+    /// Notes, with a fix about what the user controls.
+    Note,
+    /// Findings at their rule's severity.
+    Keep,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

@@ -43,6 +43,9 @@ fn settings(options: &RuleOptions) -> miette::Result<Settings> {
             None => Settings::default(),
         },
     };
+    if let Some(what) = options.library_findings {
+        settings.keep_library_findings = Some(matches!(what, super::args::LibraryFindings::Keep));
+    }
     if !options.select.is_empty() {
         settings.select = options.select.iter().map(|s| Pattern::glob(s)).collect();
     }

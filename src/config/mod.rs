@@ -7,6 +7,7 @@
 //! ignore = ["global-store-efficiency"]
 //! packs = ["team-rules/"]             # relative to this file
 //! fail_on = "warning"
+//! library_findings = "note"   # or "keep": cuBLAS, cuDNN, ... kernels fail the gate too
 //!
 //! [severity]
 //! sector-waste = "note"               # or "off"
@@ -140,6 +141,9 @@ pub struct Settings {
     pub kernels: Vec<KernelIgnore>,
     /// The config file read, if any.
     pub file: Option<(String, String)>,
+    /// Whether findings in library kernels keep their severity (`keep`)
+    /// instead of being notes; `None` when not set (notes).
+    pub keep_library_findings: Option<bool>,
 }
 
 /// Where a setting came from, to point at it when it is wrong.

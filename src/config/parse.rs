@@ -25,6 +25,8 @@ struct RawConfig {
     #[serde(default)]
     fail_on: Option<Spanned<String>>,
     #[serde(default)]
+    library_findings: Option<Spanned<String>>,
+    #[serde(default)]
     severity: IndexMap<String, Spanned<String>>,
     #[serde(default)]
     params: IndexMap<String, IndexMap<String, Spanned<f64>>>,
@@ -71,6 +73,10 @@ pub fn parse(name: &str, text: &str, base: &Path) -> Result<Settings, ConfigErro
         ignore: raw.ignore.iter().map(|s| Pattern::glob(s)).collect(),
         packs: raw.packs.iter().map(|p| base.join(p)).collect(),
         fail_on: raw.fail_on.as_ref().and_then(|f| reader.fail_on(f)),
+        keep_library_findings: raw
+            .library_findings
+            .as_ref()
+            .and_then(|f| reader.library_findings(f)),
         severity: reader.severities(&raw.severity),
         params: params(&raw.params),
         kernels: raw
@@ -119,6 +125,22 @@ impl Reader<'_> {
         ConfigError {
             path: self.name.to_owned(),
             problems: self.problems,
+        }
+    }
+
+    fn library_findings(&mut self, raw: &Spanned<String>) -> Option<bool> {
+        match raw.get_ref().as_str() {
+            "keep" => Some(true),
+            "note" => Some(false),
+            other => {
+                self.bad(
+                    ProblemKind::BadValue,
+                    format!("unknown library_findings `{other}`"),
+                    raw.span(),
+                    "expected note or keep",
+                );
+                None
+            }
         }
     }
 

@@ -16,6 +16,7 @@
 //! ```
 
 mod each;
+mod libraries;
 mod ncu_rules;
 mod pages;
 mod stream;
@@ -24,7 +25,7 @@ use crate::config::Settings;
 use crate::cuda_source::{CudaSource, SourceSearch};
 use crate::ingest::{IngestError, Input};
 use crate::model::Report;
-use crate::rules::{ActiveRule, CheckResult, FailOn, Pack, RulesError};
+use crate::rules::{ActiveRule, CheckResult, FailOn, Library, Pack, RulesError};
 use crate::suppress;
 
 /// The rules in effect and how to apply them.
@@ -33,6 +34,7 @@ pub struct Linter {
     rules: Vec<ActiveRule>,
     settings: Settings,
     search: SourceSearch,
+    libraries: Vec<Library>,
 }
 
 /// A linted report: what was read, the findings that stand, and where its
@@ -62,6 +64,7 @@ impl Linter {
             rules,
             settings,
             search: SourceSearch::default(),
+            libraries: Vec::new(),
         }
     }
 
@@ -69,7 +72,9 @@ impl Linter {
     /// parameters).
     pub fn from_packs(packs: &[Pack], settings: Settings) -> Result<Linter, RulesError> {
         let rules = settings.apply(crate::rules::activate(packs)?)?;
-        Ok(Linter::new(rules, settings))
+        let mut linter = Linter::new(rules, settings);
+        linter.libraries = packs.iter().flat_map(|p| p.libraries.clone()).collect();
+        Ok(linter)
     }
 
     /// The built-in packs adjusted by `settings`.
@@ -147,6 +152,8 @@ impl Linter {
             &report,
             &CudaSource::new(&report, &self.search),
         );
+        let keep = self.settings.keep_library_findings.unwrap_or(false);
+        libraries::label(&mut result, &self.libraries, keep);
         Linted {
             report,
             result,

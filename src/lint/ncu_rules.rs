@@ -33,6 +33,7 @@ pub(super) fn findings(
             }
             out.push(Finding {
                 rule: id,
+                library: None,
                 severity,
                 kernel: index,
                 kernel_id: kernel.id,

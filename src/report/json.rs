@@ -58,6 +58,9 @@ struct FindingJson<'a> {
     export: ExportJson<'a>,
     impact: Option<ImpactJson>,
     fix: Option<&'a str>,
+    /// The library of the kernel, where users do not write it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    library: Option<&'a str>,
 }
 
 /// A place with findings, ranked by what a fix is worth.
@@ -151,6 +154,7 @@ impl<'a> FindingJson<'a> {
             message: &f.message,
             values: &f.values,
             variant: &f.variant,
+            library: f.library.as_deref(),
             export: ExportJson {
                 path: report.export_path(&f.origin),
                 line: f.origin.line,

@@ -292,6 +292,7 @@ mod tests {
 
     fn finding() -> Finding {
         Finding {
+            library: None,
             rule: "r".into(),
             severity: crate::rules::Severity::Warning,
             kernel: 0,

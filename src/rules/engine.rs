@@ -376,6 +376,7 @@ fn findings(
     let (severity, message) = severity_and_message(active, variant, &values);
     let mut base = Finding {
         rule: rule.id.clone(),
+        library: None,
         severity,
         kernel: index,
         kernel_id: kernel.id,

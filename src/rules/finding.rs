@@ -72,6 +72,9 @@ pub struct Instruction {
 pub struct Finding {
     /// The rule id.
     pub rule: String,
+    /// The library the kernel belongs to, where it is one users do not
+    /// write (`[[library]]` in the pack).
+    pub library: Option<String>,
     /// Severity after overrides and downgrades.
     pub severity: Severity,
     /// Index of the kernel in the report.

@@ -32,7 +32,7 @@ use std::path::Path;
 pub use engine::{ActiveRule, Checker, check, needed};
 pub use error::{PackError, PackProblem, PackReadError, ProblemKind};
 pub use finding::{CallSite, CheckResult, Finding, Location, Place, Skip, by_kernel};
-pub use pack::{Pack, Rule, load_pack};
+pub use pack::{Library, Pack, Rule, load_pack};
 pub use severity::{FailOn, Severity};
 
 /// The packs built into the binary: (path in the repository, text).

@@ -60,6 +60,8 @@ pub struct Pack {
     pub overrides: Vec<Override>,
     /// Tests the pack carries.
     pub tests: Vec<PackTest>,
+    /// Libraries whose kernels users cannot change, by kernel name.
+    pub libraries: Vec<Library>,
     /// The pack's name for diagnostics and its text.
     pub source: NamedSource<String>,
 }
@@ -91,6 +93,26 @@ pub struct PackTest {
     pub reject: Vec<Expectation>,
     /// The test's span.
     pub span: Range<usize>,
+}
+
+/// A library whose kernels users do not write (cuBLAS, cuDNN, CUTLASS,
+/// ATen, NCCL, ...): its findings are notes whose fix speaks of what the
+/// user controls.
+#[derive(Debug, Clone)]
+pub struct Library {
+    /// Its name as users know it.
+    pub name: String,
+    /// Globs over the kernel's full name (`*` any run).
+    pub kernels: Vec<crate::config::Pattern>,
+    /// What a user can do about its kernels' waste.
+    pub fix: String,
+}
+
+impl Library {
+    /// Whether `kernel` (its full name) is one of the library's.
+    pub fn owns(&self, kernel: &str) -> bool {
+        self.kernels.iter().any(|p| p.matches(kernel))
+    }
 }
 
 /// A finding a test looks for: a rule on kernels matching a glob.

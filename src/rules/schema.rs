@@ -18,6 +18,17 @@ pub(super) struct RawPack {
     pub(super) overrides: IndexMap<String, Spanned<RawOverride>>,
     #[serde(default)]
     pub(super) test: Vec<Spanned<RawTest>>,
+    #[serde(default)]
+    pub(super) library: Vec<RawLibrary>,
+}
+
+/// A library whose kernels users cannot change (`[[library]]`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawLibrary {
+    pub(super) name: String,
+    pub(super) kernels: Vec<String>,
+    pub(super) fix: String,
 }
 
 #[derive(Deserialize)]

@@ -70,6 +70,19 @@ pub fn load_pack(name: &str, text: &str) -> Result<Pack, PackError> {
         extends,
         overrides: overrides(raw.overrides),
         tests: tests(raw.test),
+        libraries: raw
+            .library
+            .into_iter()
+            .map(|l| super::pack::Library {
+                name: l.name,
+                kernels: l
+                    .kernels
+                    .iter()
+                    .map(|k| crate::config::Pattern::glob(k))
+                    .collect(),
+                fix: l.fix,
+            })
+            .collect(),
         source: NamedSource::new(name, text.to_owned()),
     })
 }
