@@ -328,3 +328,45 @@ fn a_diff_page_shows_what_got_worse_and_what_was_fixed() {
     assert!(count("worse-count").is_some_and(|n| n >= 1));
     screenshot(&browser, &path, "html-diff.png");
 }
+
+#[test]
+fn the_per_rule_chart_adds_up_to_the_places() {
+    // load efficiency and wasted sectors at one line are one cause: the
+    // per-rule bars must not count it twice.
+    for files in [
+        vec![
+            fixture("lab/raw.csv.xz"),
+            fixture("lab/source_cuda_sass.csv.xz"),
+        ],
+        vec![fixture("triton/compiled.ncu-rep.xz")],
+        vec![
+            fixture("twins/twins.raw.csv.xz"),
+            fixture("twins/twins.source.csv.xz"),
+        ],
+    ] {
+        let page = check("html", &files);
+        let chart = page
+            .split("id=\"chart-rules\"")
+            .nth(1)
+            .map_or("", |rest| rest.split("</figure>").next().unwrap_or(""));
+        let charted: f64 = chart
+            .split("data-ns=\"")
+            .skip(1)
+            .map(|s| s.split('"').next().unwrap().parse::<f64>().unwrap())
+            .sum();
+        let json = check("json", &files);
+        let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let places: f64 = doc["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| g["severity"] != "note")
+            .filter_map(|g| g["saved_ns"].as_f64())
+            .sum();
+        let bars = chart.matches("data-ns=").count();
+        assert!(
+            (charted - places).abs() <= 1.0 * bars as f64 + 1e-6 * places,
+            "{files:?}: per rule {charted} ns, places {places} ns"
+        );
+    }
+}

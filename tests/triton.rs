@@ -222,3 +222,60 @@ fn library_kernels_are_labelled_notes_unless_kept() {
     assert_eq!(spill["severity"], "warning");
     assert_eq!(spill["library"], "cuDNN");
 }
+
+#[test]
+fn a_kernels_places_add_up_to_at_most_its_estimate() {
+    // The rotary backward holds waste on 8 lines: each line carries its
+    // share, not the kernel's whole estimate.
+    for paths in both_ways("compiled").into_iter().chain(both_ways("triton")) {
+        let mut args = vec!["check", "--no-config", "--format", "json", "--all"];
+        args.extend(paths.iter().map(String::as_str));
+        let doc: serde_json::Value = serde_json::from_slice(&ncu_lint(&args).stdout).unwrap();
+        let found = doc["findings"].as_array().unwrap();
+        let mut by_kernel: std::collections::HashMap<u64, (f64, f64)> = Default::default();
+        for group in doc["groups"].as_array().unwrap() {
+            let Some(saved) = group["saved_ns"].as_f64() else {
+                continue;
+            };
+            let first = &found[group["findings"][0].as_u64().unwrap() as usize];
+            let id = first["kernel"]["id"].as_u64().unwrap();
+            by_kernel.entry(id).or_default().0 += saved;
+        }
+        // A rule's whole-kernel estimate: its lines' estimates added up.
+        let mut per_rule: std::collections::HashMap<(u64, String), f64> = Default::default();
+        for f in found {
+            let saved = f["impact"]["saved_ns"].as_f64().unwrap_or(0.0);
+            let key = (
+                f["kernel"]["id"].as_u64().unwrap(),
+                f["rule"].as_str().unwrap().to_owned(),
+            );
+            *per_rule.entry(key).or_default() += saved;
+        }
+        for ((id, _), total) in per_rule {
+            let entry = by_kernel.entry(id).or_default();
+            entry.1 = entry.1.max(total);
+        }
+        let kernel_ns: std::collections::HashMap<u64, f64> = found
+            .iter()
+            .filter_map(|f| {
+                Some((
+                    f["kernel"]["id"].as_u64()?,
+                    f["impact"]["kernel_ns"].as_f64()?,
+                ))
+            })
+            .collect();
+        for (id, (places, estimate)) in by_kernel {
+            // Different causes in one kernel add up; one cause over many
+            // lines does not exceed its kernel-level estimate.
+            assert!(
+                places <= estimate * 2.0 + 1.0,
+                "{paths:?} result {id}: {places} > {estimate}"
+            );
+            assert!(
+                places <= kernel_ns[&id] + 1.0,
+                "{paths:?} result {id}: {places} ns of {}",
+                kernel_ns[&id]
+            );
+        }
+    }
+}
