@@ -70,18 +70,30 @@ fn binary_missing_and_empty_files() {
     let dir = temp_dir("binary");
     let binary = dir.join("lab.ncu-rep");
     std::fs::write(&binary, [0x4e, 0x56, 0x00, 0x01, 0x00, 0x00, 0xff, 0x10]).unwrap();
-    assert_input_error(&binary.to_string_lossy(), &["binary data"]);
+    // Named a report, binary, but without its magic: a damaged report.
+    assert_input_error(
+        &binary.to_string_lossy(),
+        &["a damaged Nsight Compute report: it starts with 4E 56 00 01"],
+    );
+    let other = dir.join("lab.bin");
+    std::fs::write(&other, [0x7f, b'E', b'L', b'F', 0, 0, 0xff, 0x10]).unwrap();
+    assert_input_error(&other.to_string_lossy(), &["binary data"]);
     assert_input_error(
         &dir.join("absent.csv").to_string_lossy(),
         &["cannot read", "absent.csv"],
     );
     let empty = dir.join("empty.csv");
     std::fs::write(&empty, "").unwrap();
-    assert_input_error(
-        &empty.to_string_lossy(),
-        &["no Nsight Compute CSV export found"],
-    );
+    assert_input_error(&empty.to_string_lossy(), &["empty.csv is empty (0 bytes)"]);
     assert_input_error(&dir.to_string_lossy(), &["cannot read"]);
+    // The reason is said once.
+    let out = ncu_lint(&["dump", &dir.to_string_lossy()]);
+    assert_eq!(
+        stderr(&out).matches("Is a directory").count(),
+        1,
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

@@ -81,8 +81,10 @@ pub(crate) struct CheckArgs {
     #[arg(long, short = 'j', value_name = "N", requires = "each")]
     pub(crate) jobs: Option<std::num::NonZeroUsize>,
     /// Export files of one report (any `ncu --csv` form, plain or xz; `-` for
-    /// stdin), or an `.ncu-rep` report (exported with ncu); with --each,
-    /// one report per file.
+    /// stdin), or an `.ncu-rep` report (plain or xz, read natively, no ncu
+    /// needed); with --each, one report per file. A cut or damaged report
+    /// is linted up to the damage, which is named with its byte offset and
+    /// the results read before it, and the run exits 2.
     #[arg(required = true)]
     pub(crate) files: Vec<String>,
 }

@@ -64,6 +64,10 @@ pub(crate) fn check(args: CheckArgs) -> miette::Result<ExitCode> {
             entry.rule, entry.kernel, entry.place
         ));
     }
+    if warnings::damaged_reports(&linted.report) {
+        // The findings of what was read are shown; a gate still fails.
+        return Ok(ExitCode::from(2));
+    }
     Ok(code)
 }
 

@@ -7,6 +7,35 @@ use ncu_lint::rules::ActiveRule;
 
 use super::output::write_stderr;
 
+/// Says, for each damaged or cut report, where its reading stopped and how
+/// many results were read before; whether there was any.
+pub(crate) fn damaged_reports(report: &Report) -> bool {
+    let mut any = false;
+    for file in &report.files {
+        let Some(damage) = &file.damage else {
+            continue;
+        };
+        any = true;
+        let at = if damage.offset > 0 {
+            format!(" at byte {}", damage.offset)
+        } else {
+            String::new()
+        };
+        write_stderr(&format!(
+            "ncu-lint: error: {} is damaged{at}: {}; {} kernel result(s) were read before it{} (exit status 2)",
+            file.path,
+            damage.message,
+            damage.results,
+            if damage.results > 0 {
+                " and are linted above"
+            } else {
+                ""
+            }
+        ));
+    }
+    any
+}
+
 /// An export that ncu wrote partially (`==ERROR==` lines, then some results)
 /// is linted for what is there; the errors it carries are said on stderr, so
 /// that missing kernels are not taken for clean ones.

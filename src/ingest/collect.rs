@@ -43,6 +43,8 @@ pub struct FileImport {
     pub devices: Vec<String>,
     /// Whether the file is an `.ncu-rep` report read natively.
     pub report: bool,
+    /// Damage that stopped the report's reading (results before it kept).
+    pub damage: Option<crate::model::Damage>,
     warning_index: HashMap<String, usize>,
     /// Metric keys to keep; `None` keeps all.
     needed: Option<Arc<Needed>>,

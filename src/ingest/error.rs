@@ -65,15 +65,26 @@ impl SourceCode for Snippet {
 #[derive(Debug, thiserror::Error, Diagnostic)]
 #[non_exhaustive]
 pub enum IngestError {
-    /// The file could not be opened or read.
-    #[error("cannot read {path}: {source}")]
+    /// The file could not be opened or read (the reason is said once, in
+    /// the message).
+    #[error("cannot read {path}: {reason}")]
     #[diagnostic(code(ncu_lint::ingest::io))]
     Io {
         /// The file.
         path: String,
         /// The operating system's reason.
-        #[source]
-        source: std::io::Error,
+        reason: std::io::Error,
+    },
+
+    /// The file holds no bytes at all.
+    #[error("{path} is empty (0 bytes)")]
+    #[diagnostic(
+        code(ncu_lint::ingest::empty),
+        help("a copy or download that did not finish? Export or copy the report again")
+    )]
+    Empty {
+        /// The file.
+        path: String,
     },
 
     /// The file holds no CSV table of any `ncu --csv` form.

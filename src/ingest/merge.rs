@@ -74,6 +74,7 @@ pub fn input_file(import: &mut FileImport) -> InputFile {
         sections_inferred: import.sections_inferred,
         devices: std::mem::take(&mut import.devices),
         report: import.report,
+        damage: import.damage.take(),
     }
 }
 

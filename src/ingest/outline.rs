@@ -52,7 +52,7 @@ pub fn outline(path: &str) -> Result<Outline, IngestError> {
     let mut input = super::open::open(path)?;
     let io = |source| IngestError::Io {
         path: path.to_owned(),
-        source,
+        reason: source,
     };
     let mut scan = Scan::default();
     let mut carry: Vec<u8> = Vec::new();

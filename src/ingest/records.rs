@@ -180,7 +180,7 @@ impl<R: BufRead> Records<R> {
         let n =
             read_line(&mut self.input, &mut self.raw, room).map_err(|source| IngestError::Io {
                 path: self.path.clone(),
-                source,
+                reason: source,
             })?;
         if n == 0 {
             return Ok(false);

@@ -25,6 +25,9 @@ use super::records::Records;
 use crate::model::{Origin, SourceFile, SourceRow, SourceView};
 use crate::value::parse_value;
 
+/// How far a listing's line numbers may run ahead of its rows.
+const LISTING_GAP: usize = 4096;
+
 /// First cells of the lines that open a block.
 pub const BLOCK_INTROS: [&str; 4] = ["Kernel Name", "Function Name", "File Path", "File Name"];
 /// First cells of a block's header.
@@ -75,6 +78,8 @@ pub struct SourcePageParser {
     /// launch's columns.
     column_slots: Vec<usize>,
     listing: Option<SourceFile>,
+    /// Rows of the listing read so far.
+    listing_rows: usize,
     current_line: Option<u32>,
     /// Instructions already kept under the current CUDA line, by address.
     seen: FxHashSet<(Option<u32>, u64)>,
@@ -169,6 +174,7 @@ impl SourcePageParser {
         if !self.in_block && line_no.is_some() && address.is_none() && metrics.is_empty() {
             // A `--print-source cuda` listing with no metrics: the file itself.
             self.finish(out);
+            self.listing_rows = 0;
             self.listing = Some(SourceFile {
                 path: self.file_path.clone().unwrap_or_default(),
                 lines: Vec::new(),
@@ -206,8 +212,21 @@ impl SourcePageParser {
     fn row<R: BufRead>(&mut self, rec: &Records<R>, out: &mut FileImport, origin: Origin) {
         let cell = |col: Option<usize>| col.map_or("", |i| rec.field(i));
         if let Some(listing) = &mut self.listing {
+            self.listing_rows += 1;
             let line = cell(self.layout.line_no).trim().parse::<usize>();
             if let Ok(n @ 1..=MAX_SOURCE_LINE) = line {
+                // A listing numbers its rows 1, 2, 3...: a line far past the
+                // rows read is damage, not a reason to allocate it.
+                if n > self.listing_rows + LISTING_GAP {
+                    out.warn(
+                        format!(
+                            "a source listing numbers a row {n} after {} rows: skipped as damage",
+                            self.listing_rows
+                        ),
+                        origin,
+                    );
+                    return;
+                }
                 if n > listing.lines.len() {
                     listing.lines.resize(n, String::new());
                 }

@@ -78,6 +78,21 @@ pub struct InputFile {
     /// "lines" are result numbers.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub report: bool,
+    /// Where a damaged or cut report stopped being readable; the results
+    /// before it were read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub damage: Option<Damage>,
+}
+
+/// Damage that stopped a report's reading, or that its content shows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Damage {
+    /// What is wrong.
+    pub message: String,
+    /// Bytes from the start of the (decompressed) report.
+    pub offset: u64,
+    /// Kernel results read before it.
+    pub results: usize,
 }
 
 impl InputFile {

@@ -14,12 +14,13 @@ use super::messages::{BlockHeader, FileHeader, ProfileResult, SessionDetails, So
 pub const MAGIC: &[u8; 4] = b"NVR\0";
 
 /// The largest message the reader accepts: a longer length prefix is
-/// corruption, not a result (the largest seen, a cubin-carrying result, is
-/// tens of megabytes).
-const MAX_MESSAGE: u64 = 1 << 30;
+/// damage, not a result. The largest seen is an 18.8 MB cubin (a source
+/// record); 64 MiB leaves more than three times that, and bounds what one
+/// corrupt length can make the reader hold.
+const MAX_MESSAGE: u64 = 64 << 20;
 
 /// The most a message's buffer is reserved before its bytes arrive.
-const PREALLOCATE: u64 = 64 << 20;
+const PREALLOCATE: u64 = 8 << 20;
 
 /// What went wrong, and where.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,6 +59,11 @@ pub struct Container<R> {
     pub version: u32,
     /// The buffer messages are read into, reused.
     buffer: Vec<u8>,
+    /// Blocks read.
+    pub blocks: u64,
+    /// The first payload left over after a block's counts: where, how many
+    /// bytes.
+    pub leftover: Option<(u64, u64)>,
 }
 
 impl<R: Read> Container<R> {
@@ -81,6 +87,8 @@ impl<R: Read> Container<R> {
             payload: 0,
             version: 0,
             buffer: Vec::new(),
+            blocks: 0,
+            leftover: None,
         };
         let header: FileHeader = container.message("the file header")?;
         container.version = header.version.unwrap_or(0);
@@ -90,6 +98,12 @@ impl<R: Read> Container<R> {
     /// The next session or result; `None` at the end of the report.
     pub fn next(&mut self) -> Result<Option<Item>, ContainerError> {
         loop {
+            if self.sources + self.results + self.others > 0 && self.payload < 4 {
+                return Err(self.error(format!(
+                    "a block's counts claim {} more messages than its payload holds: the report is damaged",
+                    self.sources + self.results + self.others
+                )));
+            }
             if self.sources > 0 {
                 self.sources -= 1;
                 // Read into a buffer of its own, which the cubin then shares.
@@ -103,6 +117,11 @@ impl<R: Read> Container<R> {
                 self.results -= 1;
                 // A buffer of its own, which the undecoded sections share.
                 let len = self.length("a kernel result")?;
+                if len == 0 {
+                    return Err(
+                        self.error("a kernel result of 0 bytes: the report is damaged".into())
+                    );
+                }
                 let bytes = prost::bytes::Bytes::from(self.owned(len, "a kernel result")?);
                 let result = ProfileResult::decode(bytes)
                     .map_err(|e| self.error(format!("a kernel result does not decode: {e}")))?;
@@ -114,10 +133,12 @@ impl<R: Read> Container<R> {
                 continue;
             }
             if self.payload > 0 {
-                // Counts that do not fill the payload: skip what is left.
-                let left = self.payload;
+                // Counts that do not fill the payload: messages of kinds
+                // newer than this reader, or damage. Skipped, and said.
+                let (left, at) = (self.payload, self.offset);
                 self.skip(left, "the rest of a block")?;
                 self.payload = 0;
+                self.leftover.get_or_insert((at, left));
                 continue;
             }
             let Some(header) = self.block_header()? else {
@@ -159,11 +180,23 @@ impl<R: Read> Container<R> {
             "a block header's length",
         )?;
         let len = u32::from_le_bytes([first[0], rest[0], rest[1], rest[2]]);
+        if len == 0 {
+            return Err(self.error(
+                "an empty block header (zero bytes where a block should start): the report is damaged"
+                    .into(),
+            ));
+        }
+        if u64::from(len) > MAX_MESSAGE {
+            return Err(self.error(format!(
+                "a block header claims {len} bytes: the report is damaged"
+            )));
+        }
         self.offset += 4;
         self.fill(u64::from(len), "a block header")?;
-        BlockHeader::decode(self.buffer.as_slice())
-            .map(Some)
-            .map_err(|e| self.error(format!("a block header does not decode: {e}")))
+        let header = BlockHeader::decode(self.buffer.as_slice())
+            .map_err(|e| self.error(format!("a block header does not decode: {e}")))?;
+        self.blocks += 1;
+        Ok(Some(header))
     }
 
     /// The next length-prefixed message of the payload.
@@ -186,7 +219,13 @@ impl<R: Read> Container<R> {
         self.payload = self.payload.saturating_sub(4);
         let len = u64::from(u32::from_le_bytes(prefix));
         if len > MAX_MESSAGE {
-            return Err(self.error(format!("{what} claims {len} bytes: the report is corrupt")));
+            return Err(self.error(format!("{what} claims {len} bytes: the report is damaged")));
+        }
+        if self.blocks > 0 && len + 4 > self.payload + 4 {
+            return Err(self.error(format!(
+                "{what} claims {len} bytes, more than the {} left in its block: the report is damaged",
+                self.payload
+            )));
         }
         Ok(len)
     }

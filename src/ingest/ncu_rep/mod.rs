@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 use super::read_ahead::ReadAhead;
 use super::{FileImport, IngestError};
-use crate::model::{Form, Kernel};
+use crate::model::{Damage, Form, Kernel};
 pub use container::MAGIC;
 use container::{Container, ContainerError, Item};
 use messages::{SessionDetails, text};
@@ -44,7 +44,7 @@ pub fn read(
 ) -> Result<FileImport, IngestError> {
     let io = |source| IngestError::Io {
         path: path.to_owned(),
-        source,
+        reason: source,
     };
     // Read (and decompressed) on a thread of its own while it is decoded.
     let reader = ReadAhead::new(open(path).map_err(io)?).map_err(io)?;
@@ -74,11 +74,25 @@ fn read_from(
     out.saw(Form::Raw);
     out.report = true;
     let mut index = 0;
+    let mut unresolved = 0usize;
     let mut line_tables: HashMap<u64, LineTable> = HashMap::new();
     let mut columns = ColumnIndex::default();
     // Rules that read no source-page column need no source view.
     let wants_source = out.needed().is_none_or(|n| !n.source_columns.is_empty());
-    while let Some(item) = container.next().map_err(fail)? {
+    loop {
+        let item = match container.next() {
+            Ok(Some(item)) => item,
+            Ok(None) => break,
+            Err(e) => {
+                // The results before the damage stand; the run fails.
+                out.damage = Some(Damage {
+                    message: e.message,
+                    offset: e.offset,
+                    results: index as usize,
+                });
+                return Ok(());
+            }
+        };
         match item {
             Item::Session(details) => read_session(&details, out),
             Item::Source(code) => {
@@ -100,6 +114,12 @@ fn read_from(
                 }
             }
             Item::Result(result) => {
+                let strings = container.strings.len() as u64;
+                unresolved += result
+                    .metrics
+                    .iter()
+                    .filter(|m| m.name_id.is_some_and(|i| i >= strings))
+                    .count();
                 for section in convert::sections(&result) {
                     if !out.sections.contains(&section) {
                         out.sections.push(section);
@@ -133,7 +153,49 @@ fn read_from(
             }
         }
     }
+    out.damage = content_damage(&container, index as usize, unresolved);
+    if let Some((offset, bytes)) = container.leftover {
+        out.warn(
+            format!(
+                "a block's payload holds {bytes} bytes its counts do not account for (at byte {offset}): skipped; they may be results of a kind this reader does not know, or damage"
+            ),
+            crate::model::Origin {
+                file: out.file,
+                line: 0,
+                column: 0,
+            },
+        );
+    }
     Ok(())
+}
+
+/// Damage a report that read to its end shows: no blocks after its header,
+/// blocks without a kernel result, metric names past the string table.
+fn content_damage<R>(
+    container: &Container<R>,
+    results: usize,
+    unresolved: usize,
+) -> Option<Damage> {
+    let message = if container.blocks == 0 {
+        "the report ends after its file header: no block follows (cut short?)".to_owned()
+    } else if results == 0 {
+        format!(
+            "none of the report's {} blocks holds a kernel result: the report is empty or damaged",
+            container.blocks
+        )
+    } else if unresolved > 0 {
+        format!(
+            "{unresolved} metric names point past the report's string table of {} strings: the report is damaged",
+            container.strings.len()
+        )
+    } else {
+        return None;
+    };
+    Some(Damage {
+        message,
+        offset: 0,
+        results,
+    })
 }
 
 /// The session page's attributes from a block's session details: tool
@@ -158,5 +220,6 @@ fn read_session(details: &SessionDetails, out: &mut FileImport) {
 
 /// The report's bytes, decompressed when xz.
 fn open(path: &str) -> std::io::Result<Box<dyn BufRead + Send>> {
-    super::open::decompressed(Box::new(File::open(path)?))
+    let compressed = std::fs::metadata(path).ok().map(|m| m.len());
+    super::open::decompressed(Box::new(File::open(path)?), compressed)
 }

@@ -441,9 +441,13 @@ enum Role {
 
 impl ColumnIndex {
     fn role(&mut self, name_id: u64, strings: &[String]) -> Role {
-        let i = name_id as usize;
+        // An index past the string table names nothing (the reader counts
+        // those as damage); the table is never grown past its strings.
+        let Some(i) = usize::try_from(name_id).ok().filter(|&i| i < strings.len()) else {
+            return Role::Other;
+        };
         if i >= self.known.len() {
-            self.known.resize(strings.len().max(i + 1), None);
+            self.known.resize(strings.len(), None);
         }
         let slot = self.known[i].get_or_insert_with(|| {
             let name = strings.get(i).map_or("", String::as_str);
