@@ -37,6 +37,10 @@ pub(crate) enum Command {
 /// `ncu-lint check`.
 #[derive(Args)]
 pub(crate) struct CheckArgs {
+    /// Write the output to FILE instead of standard output: whole, or not
+    /// at all (written beside it, then renamed). The exit status is the same.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) rules: RuleOptions,
     #[command(flatten)]
@@ -116,6 +120,10 @@ pub(crate) struct ProfileArgs {
 /// `ncu-lint diff`.
 #[derive(Args)]
 pub(crate) struct DiffArgs {
+    /// Write the output to FILE instead of standard output: whole, or not
+    /// at all (written beside it, then renamed). The exit status is the same.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) rules: RuleOptions,
     #[command(flatten)]
@@ -168,6 +176,10 @@ pub(crate) struct ExplainArgs {
 /// `ncu-lint dump`.
 #[derive(Args)]
 pub(crate) struct DumpArgs {
+    /// Write the output to FILE instead of standard output: whole, or not
+    /// at all (written beside it, then renamed). The exit status is the same.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) input: InputOptions,
     /// Output format.

@@ -18,7 +18,9 @@ use super::args::{
     InputOptions, ProfileArgs, RulesAction, RulesArgs,
 };
 use super::error::CliError;
-use super::output::{Progress, use_color, write_stderr, write_stdout, write_stdout_with};
+use super::output::{
+    Progress, use_color, write_output, write_stderr, write_stdout, write_stdout_with,
+};
 use super::{setup, warnings};
 
 /// `check`: lint the exports of one report (or, with `--each`, of several).
@@ -45,7 +47,7 @@ pub(crate) fn check(args: CheckArgs) -> miette::Result<ExitCode> {
         None => Vec::new(),
     };
     let style = Style {
-        color: use_color(args.color),
+        color: args.output.is_none() && use_color(args.color),
         verbose: args.verbose,
         all: args.all,
         full_names: args.full_names,
@@ -54,7 +56,7 @@ pub(crate) fn check(args: CheckArgs) -> miette::Result<ExitCode> {
     let code = emit(
         &linted,
         &linter,
-        args.format,
+        (args.format, args.output.as_deref()),
         style,
         linter.fail_on(args.fail_on),
     )?;
@@ -135,14 +137,14 @@ fn write_baseline(path: &Path, linted: &Linted) -> miette::Result<ExitCode> {
 fn emit(
     linted: &Linted,
     linter: &Linter,
-    format: Format,
+    (format, output): (Format, Option<&std::path::Path>),
     style: Style,
     fail_on: FailOn,
 ) -> miette::Result<ExitCode> {
     let cuda = linted.cuda_source();
     let context = Context::new(linted, &cuda, linter.rules(), fail_on);
     let emitter = format.emitter(style);
-    write_stdout_with(|out| emitter.emit(&context, out))?;
+    write_output(output, |out| emitter.emit(&context, out))?;
     Ok(exit_code(context.failed()))
 }
 
@@ -197,7 +199,13 @@ pub(crate) fn profile(args: ProfileArgs) -> miette::Result<ExitCode> {
     let (inputs, _unpacked) = setup::inputs(&files, &args.input)?;
     let linted = linter.lint(inputs, &mut |_| {})?;
     let fail_on = linter.fail_on(args.fail_on);
-    emit(&linted, &linter, args.format, Style::default(), fail_on)
+    emit(
+        &linted,
+        &linter,
+        (args.format, None),
+        Style::default(),
+        fail_on,
+    )
 }
 
 /// `diff`: lint both profiles at once, then compare them.
@@ -231,7 +239,9 @@ pub(crate) fn diff(args: DiffArgs) -> miette::Result<ExitCode> {
         DiffFormat::Html => Format::Html,
     };
     let emitter = format.emitter(Style::default());
-    write_stdout_with(|out| emitter.emit_diff(&result, out))?;
+    write_output(args.output.as_deref(), |out| {
+        emitter.emit_diff(&result, out)
+    })?;
     Ok(exit_code(result.failed(linter.fail_on(args.fail_on))))
 }
 
@@ -311,8 +321,13 @@ pub(crate) fn dump(args: DumpArgs) -> miette::Result<ExitCode> {
     let (inputs, _unpacked) = setup::inputs(&args.files, &args.input)?;
     let report = ingest::import_inputs(inputs, None)?;
     match args.format {
-        DumpFormat::Json => write_stdout_with(|out| dump::write_json(&report, out))?,
-        DumpFormat::Text => write_stdout(&dump::to_text(&report))?,
+        DumpFormat::Json => {
+            write_output(args.output.as_deref(), |out| dump::write_json(&report, out))?
+        }
+        DumpFormat::Text => {
+            let text = dump::to_text(&report);
+            write_output(args.output.as_deref(), |out| out.write_all(text.as_bytes()))?
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -30,6 +30,16 @@ pub(crate) enum CliError {
     #[error("cannot write output: {0}")]
     #[diagnostic(code(ncu_lint::output::write))]
     Output(#[source] std::io::Error),
+    /// `--output` could not be written.
+    #[error("cannot write {}: {source}", path.display())]
+    #[diagnostic(code(ncu_lint::output::file))]
+    OutputFile {
+        /// The output file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
     /// `--write-baseline` could not write its file.
     #[error("cannot write baseline {}: {source}", path.display())]
     #[diagnostic(code(ncu_lint::baseline::write))]

@@ -18,6 +18,40 @@ pub(crate) fn write_stdout(text: &str) -> Result<(), CliError> {
     write_stdout_with(|out| out.write_all(text.as_bytes()))
 }
 
+/// Runs `write` on `file` when given, else on standard output. A file is
+/// written whole or not at all: into a temporary file beside it, renamed
+/// over it once complete.
+pub(crate) fn write_output(
+    file: Option<&std::path::Path>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), CliError> {
+    let Some(path) = file else {
+        return write_stdout_with(write);
+    };
+    let fail = |source| CliError::OutputFile {
+        path: path.to_owned(),
+        source,
+    };
+    let name = path
+        .file_name()
+        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    let partial = path.with_file_name(format!(".{name}.{}.partial", std::process::id()));
+    let result = std::fs::File::create(&partial).and_then(|file| {
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+        write(&mut out)?;
+        out.into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?
+            .sync_all()
+    });
+    match result.and_then(|()| std::fs::rename(&partial, path)) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            Err(fail(e))
+        }
+    }
+}
+
 /// Runs `write` on buffered standard output; a closed pipe (`| head`) ends
 /// the output quietly.
 pub(crate) fn write_stdout_with(
