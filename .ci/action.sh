@@ -22,7 +22,7 @@ export PATH="$bin:$PATH"
 run_check() {
   : > "$GITHUB_OUTPUT"
   INPUT_FILES="$1" INPUT_FAIL_ON="$2" INPUT_BASELINE="${3:-}" INPUT_RULES="" \
-    INPUT_SARIF="$work/out.sarif" bash action/check.sh
+    INPUT_PATH_MAP="${4:-}" INPUT_SARIF="$work/out.sarif" bash action/check.sh
 }
 lab="fixtures/lab/raw.csv.xz
 fixtures/lab/source_cuda_sass.csv.xz"
@@ -32,6 +32,11 @@ run_check "$lab" warning
 [ "$(output sarif)" = "$work/out.sarif" ] || fail "no sarif output"
 results="$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["runs"][0]["results"]))' "$work/out.sarif")"
 [ "$results" -gt 0 ] || fail "the SARIF holds no results"
+
+# The lab was profiled in /tmp/w: mapped, its alerts point at kernels/lab.cu.
+run_check "$lab" warning "" "/tmp/w=kernels"
+uris="$(python3 -c 'import json,sys; print(sorted({l["physicalLocation"]["artifactLocation"]["uri"] for r in json.load(open(sys.argv[1]))["runs"][0]["results"] for l in r["locations"] if "physicalLocation" in l}))' "$work/out.sarif")"
+[[ "$uris" == *"'kernels/lab.cu'"* && "$uris" != *"/tmp/w"* ]] || fail "path-map should give kernels/lab.cu, got $uris"
 
 run_check "fixtures/rules/register-spill/clean/*.csv.xz" error
 [ "$(output exit-code)" = 0 ] || fail "a clean profile should give exit-code 0, got $(output exit-code)"

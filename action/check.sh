@@ -8,6 +8,7 @@
 #   INPUT_BASELINE             a baseline file, or empty
 #   INPUT_FAIL_ON              error, warning, note or never
 #   INPUT_SARIF                the SARIF file to write
+#   INPUT_PATH_MAP             FROM=TO rewrites of recorded paths, one a line
 #   GITHUB_OUTPUT              the file a step writes its outputs to
 set -uo pipefail
 # Split at spaces and new lines, and expand globs (`profiles/*.csv`).
@@ -28,6 +29,9 @@ done
 if [ -n "${INPUT_BASELINE:-}" ]; then
   args+=(--baseline "$INPUT_BASELINE")
 fi
+while IFS= read -r map; do
+  [ -n "$map" ] && args+=(--path-map "$map")
+done <<< "${INPUT_PATH_MAP:-}"
 ncu-lint "${args[@]}" "${files[@]}" > "$sarif"
 status=$?
 output="${GITHUB_OUTPUT:-/dev/null}"

@@ -58,8 +58,34 @@ impl<'a> CudaSource<'a> {
         self.inductor.borrow_mut().provenance(module, &local)
     }
 
-    /// Line `line` (1-based) of `file`, if any source of it is at hand.
+    /// Line `line` (1-based) of `file` (as recorded, or as shown after
+    /// [`SourceSearch::shown`]), if any source of it is at hand.
     pub fn line(&self, file: &str, line: u32) -> Option<String> {
+        if let Some(text) = self.line_of(file, line) {
+            return Some(text);
+        }
+        let recorded = self.recorded(file)?;
+        self.line_of(&recorded, line)
+    }
+
+    /// The path a shown `file` was recorded as, where a `--path-map` or the
+    /// working directory changed it.
+    fn recorded(&self, file: &str) -> Option<String> {
+        let search = SourceSearch {
+            root: None,
+            maps: self.maps.clone(),
+        };
+        self.report
+            .kernels
+            .iter()
+            .filter_map(|k| k.source.as_ref())
+            .flat_map(|s| s.files.iter())
+            .chain(self.report.source_files.iter().map(|f| &f.path))
+            .find(|recorded| search.shown(recorded) == file && *recorded != file)
+            .cloned()
+    }
+
+    fn line_of(&self, file: &str, line: u32) -> Option<String> {
         let index = (line as usize).checked_sub(1)?;
         if let Some(lines) = self.disk_lines(file) {
             return lines.get(index).cloned();
@@ -94,6 +120,16 @@ impl<'a> CudaSource<'a> {
     /// Every line of `file` at hand: the whole file when it is on disk or
     /// listed in the export, else the CUDA rows of the source page.
     pub fn all_lines(&self, file: &str) -> Vec<(u32, String)> {
+        let lines = self.all_lines_of(file);
+        if !lines.is_empty() {
+            return lines;
+        }
+        self.recorded(file)
+            .map(|recorded| self.all_lines_of(&recorded))
+            .unwrap_or_default()
+    }
+
+    fn all_lines_of(&self, file: &str) -> Vec<(u32, String)> {
         let numbered = |lines: &[String]| -> Vec<(u32, String)> {
             lines
                 .iter()
@@ -153,6 +189,36 @@ impl<'a> CudaSource<'a> {
             .borrow_mut()
             .insert(file.to_owned(), lines.clone());
         lines
+    }
+}
+
+impl SourceSearch {
+    /// `file` as it is shown and written (human, JSON, SARIF, annotations,
+    /// baselines): the first `--path-map` whose FROM starts it rewritten,
+    /// and a path under the working directory (the repository root, in CI)
+    /// relative to it, as code scanning needs.
+    pub fn shown(&self, file: &str) -> String {
+        let mut mapped = file.to_owned();
+        for (from, to) in &self.maps {
+            if let Some(rest) = file.strip_prefix(from.as_str()) {
+                let rest = if to.is_empty() || to.ends_with('/') {
+                    rest.trim_start_matches('/')
+                } else {
+                    rest
+                };
+                mapped = format!("{to}{rest}");
+                break;
+            }
+        }
+        if let Ok(cwd) = std::env::current_dir() {
+            let cwd = cwd.to_string_lossy();
+            if let Some(rest) = mapped.strip_prefix(cwd.as_ref()) {
+                if let Some(relative) = rest.strip_prefix('/') {
+                    return relative.to_owned();
+                }
+            }
+        }
+        mapped
     }
 }
 

@@ -98,3 +98,40 @@ fn an_output_that_cannot_be_written_is_an_error_and_leaves_nothing() {
     assert!(stderr(&out).contains("cannot write"), "{}", stderr(&out));
     assert!(!file.exists());
 }
+
+#[test]
+fn a_path_map_rewrites_every_path_written() {
+    // The lab was profiled in /tmp/w.
+    let raw = fixture("lab/raw.csv.xz");
+    let source = fixture("lab/source_cuda_sass.csv.xz");
+    for format in ["sarif", "json", "github", "markdown", "human"] {
+        let out = ncu_lint(&[
+            "check",
+            "--no-config",
+            "--format",
+            format,
+            "--path-map",
+            "/tmp/w=kernels",
+            &raw,
+            &source,
+        ]);
+        let text = stdout(&out);
+        assert!(text.contains("kernels/lab.cu"), "{format}: {text}");
+        assert!(!text.contains("/tmp/w/lab.cu"), "{format}");
+    }
+    // The text of the line is still found under the recorded path.
+    let out = ncu_lint(&[
+        "check",
+        "--no-config",
+        "--path-map",
+        "/tmp/w=kernels",
+        &raw,
+        &source,
+    ]);
+    assert!(
+        stdout(&out).contains("╭─[kernels/lab.cu:87"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(stdout(&out).contains("acc += float(s[(threadIdx.x * STRIDE + k)"));
+}

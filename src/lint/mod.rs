@@ -154,6 +154,16 @@ impl Linter {
         );
         let keep = self.settings.keep_library_findings.unwrap_or(false);
         libraries::label(&mut result, &self.libraries, keep);
+        for location in result
+            .findings
+            .iter_mut()
+            .filter_map(|f| f.location.as_mut())
+        {
+            location.file = self.search.shown(&location.file);
+            if let Some(call) = &mut location.called_from {
+                call.file = self.search.shown(&call.file);
+            }
+        }
         Linted {
             report,
             result,
