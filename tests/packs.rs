@@ -256,3 +256,39 @@ fn the_default_pack_is_clean_and_documented() {
         );
     }
 }
+
+#[test]
+fn every_metric_name_a_real_raw_page_carries_is_known_to_pack_validation() {
+    // A team pack naming a metric a report really carries is not warned.
+    use std::io::Read;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut pages: Vec<std::path::PathBuf> = Vec::new();
+    for sub in ["lab", "reports", "step", "triton", "twins", "inline"] {
+        for entry in std::fs::read_dir(dir.join(sub)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.to_string_lossy().ends_with("raw.csv.xz") {
+                pages.push(path);
+            }
+        }
+    }
+    assert!(pages.len() > 20);
+    let mut checked = 0;
+    for page in pages {
+        let mut text = String::new();
+        xz2::read::XzDecoder::new(std::fs::File::open(&page).unwrap())
+            .read_to_string(&mut text)
+            .unwrap();
+        let header = text.lines().find(|l| l.starts_with("\"ID\"")).unwrap();
+        for name in header.split("\",\"").map(|n| n.trim_matches('"')) {
+            if name.contains("__") {
+                assert!(
+                    ncu_lint::rules::catalog::is_known(name),
+                    "{}: {name}",
+                    page.display()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}

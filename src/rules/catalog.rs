@@ -2,8 +2,11 @@
 //! ga100), used to warn about metric names in packs that no GPU exports.
 //!
 //! A name is known when its base (the name without a roll-up suffix such as
-//! `.sum` or `.ratio`) is in a catalog, or when it belongs to a family that
-//! the catalogs do not list: derived and source-counter metrics
+//! `.sum` or `.ratio`, or a unit and triage-group prefix such as
+//! `LTS.TriageCompute.`) is in a catalog, in the list of names real raw pages
+//! carry beyond the catalogs (`raw_page.txt`: section-defined `_pct` and
+//! `_per_sec` forms, older versions' names), or when it belongs to a family
+//! that the catalogs do not list: derived and source-counter metrics
 //! (`derived__`, `memory_`), launch, device and SASS attributes.
 
 use std::collections::HashSet;
@@ -13,10 +16,12 @@ static NAMES: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
     [
         include_str!("../../catalog/gh100.txt"),
         include_str!("../../catalog/ga100.txt"),
+        include_str!("../../catalog/raw_page.txt"),
     ]
     .into_iter()
     .flat_map(str::lines)
     .filter(|line| !line.starts_with('#') && !line.is_empty())
+    .map(base_name)
     .collect()
 });
 
@@ -37,9 +42,18 @@ pub fn is_known(name: &str) -> bool {
     UNLISTED_FAMILIES.iter().any(|f| name.starts_with(f)) || NAMES.contains(base_name(name))
 }
 
-/// The name without its roll-up and sub-metric suffixes: the part before the first `.`.
+/// The name without its roll-up and sub-metric suffixes and without a
+/// unit and triage-group prefix: the first `.`-separated part that holds
+/// `__` (`lts__throughput` of `LTS.TriageCompute.lts__throughput.avg.pct`),
+/// else the part before the first `.`.
 pub fn base_name(name: &str) -> &str {
-    name.split('.').next().unwrap_or(name)
+    let name = name.strip_prefix("pmsampling:").unwrap_or(name);
+    let mut parts = name.split('.');
+    let first = parts.next().unwrap_or(name);
+    if first.contains("__") {
+        return first;
+    }
+    parts.find(|p| p.contains("__")).unwrap_or(first)
 }
 
 /// The catalog name closest to `name`, for "did you mean".
@@ -68,6 +82,13 @@ mod tests {
         ));
         assert!(is_known("derived__memory_l1_wavefronts_shared_excessive"));
         assert!(!is_known("l1tex__t_sector_pipe_lsu_mem_global_op_ld.sum"));
+        // Forms the raw page prints beyond the catalogs' base names.
+        assert!(is_known("sm__maximum_warps_per_active_cycle_pct"));
+        assert!(is_known(
+            "LTS.TriageCompute.lts__throughput.avg.pct_of_peak_sustained_elapsed"
+        ));
+        assert!(is_known("dram__read_pct"));
+        assert!(!is_known("sm__maximum_warp_per_active_cycle_pct"));
     }
 
     #[test]
