@@ -370,3 +370,77 @@ fn the_per_rule_chart_adds_up_to_the_places() {
         );
     }
 }
+
+/// The page's layout at a window `width`: the document's width beyond the
+/// window (horizontal overflow), the median height of the table's rows,
+/// and their number; measured by a script added to a copy of the page.
+fn layout(browser: &Path, page: &Path, width: u32) -> (f64, f64, usize) {
+    let html = std::fs::read_to_string(page).unwrap();
+    let measure = "<script>addEventListener('load', () => {\
+        const rows = [...document.querySelectorAll('#groups tbody tr')].filter(r => !r.hidden)\
+          .map(r => r.getBoundingClientRect().height).sort((a, b) => a - b);\
+        const over = document.documentElement.scrollWidth - document.documentElement.clientWidth;\
+        document.body.setAttribute('data-layout', [over, rows.length ? rows[rows.length >> 1] : 0, rows.length].join(' '));\
+      });</script>";
+    let copy = page.with_file_name(format!(
+        "{}-measured-{width}.html",
+        page.file_stem().unwrap().to_string_lossy()
+    ));
+    std::fs::write(&copy, html.replace("</body>", &format!("{measure}</body>"))).unwrap();
+    let output = headless(browser, &format!("layout-{width}"))
+        .args([
+            "--hide-scrollbars",
+            &format!("--window-size={width},900"),
+            "--dump-dom",
+        ])
+        .arg(format!("file://{}", copy.display()))
+        .output()
+        .unwrap();
+    let dom = String::from_utf8(output.stdout).unwrap();
+    let measured = dom
+        .split("data-layout=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("no layout measured at {width} px"));
+    let numbers: Vec<f64> = measured.split(' ').map(|n| n.parse().unwrap()).collect();
+    (numbers[0], numbers[1], numbers[2] as usize)
+}
+
+#[test]
+fn the_page_fits_the_window_with_rows_as_tall_as_their_content() {
+    let Some(browser) = browser() else {
+        return;
+    };
+    let dir = temp_dir("html_layout");
+    let pages = [
+        (
+            "lab",
+            vec![
+                fixture("lab/raw.csv.xz"),
+                fixture("lab/source_cuda_sass.csv.xz"),
+            ],
+        ),
+        // A real torch.compile step: long Inductor, cuDNN and ATen names.
+        (
+            "compiled",
+            vec![fixture("triton/compiled.ncu-rep.xz"), "--all".to_owned()],
+        ),
+    ];
+    for (name, args) in pages {
+        let page = dir.join(format!("{name}.html"));
+        std::fs::write(&page, check("html", &args)).unwrap();
+        for width in [900, 1280, 1920] {
+            let (overflow, median_row, rows) = layout(&browser, &page, width);
+            assert!(rows > 0, "{name} at {width} px: no rows");
+            assert!(
+                overflow <= 0.0,
+                "{name} at {width} px: {overflow} px too wide"
+            );
+            assert!(
+                median_row < 120.0,
+                "{name} at {width} px: rows {median_row} px high (median)"
+            );
+        }
+        screenshot(&browser, &page, &format!("html-{name}-layout.png"));
+    }
+}

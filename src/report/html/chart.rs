@@ -19,6 +19,9 @@ pub struct Bar {
     pub data: Vec<(&'static str, String)>,
 }
 
+/// Characters of a bar's label shown; longer labels are cut.
+pub const LABEL_CHARS: usize = 48;
+
 const WIDTH: f64 = 900.0;
 const LABEL: f64 = 340.0;
 const VALUE: f64 = 110.0;
@@ -53,7 +56,7 @@ pub fn bars(id: &str, caption: &str, bars: &[Bar]) -> String {
             escape(&bar.title),
             LABEL - 8.0,
             y + 15.0,
-            escape(&truncate(&bar.label, 40)),
+            escape(&truncate(&bar.label, LABEL_CHARS)),
             ROW - 6.0,
             LABEL + length + 6.0,
             y + 15.0,

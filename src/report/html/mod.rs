@@ -133,11 +133,26 @@ fn attributes(data: &[(&'static str, String)]) -> String {
         .collect()
 }
 
+/// A place as labels show it: the file's name (a long generated one, such
+/// as Inductor's, shortened in the middle) and the line.
 fn place_label(group: &Group) -> String {
     match &group.location {
-        Some(l) => format!("{}:{}", file_name(&l.file), l.line),
+        Some(l) => format!("{}:{}", middle_cut(file_name(&l.file), 24), l.line),
         None => "kernel".to_owned(),
     }
+}
+
+/// `text` cut to `most` characters by leaving out its middle.
+fn middle_cut(text: &str, most: usize) -> String {
+    let count = text.chars().count();
+    if count <= most {
+        return text.to_owned();
+    }
+    let head = (most - 1) / 2;
+    let tail = most - 1 - head;
+    let start: String = text.chars().take(head).collect();
+    let end: String = text.chars().skip(count - tail).collect();
+    format!("{start}…{end}")
 }
 
 fn file_name(path: &str) -> &str {
@@ -153,6 +168,23 @@ pub fn charted(groups: &[Group]) -> impl Iterator<Item = (usize, &Group)> {
         .take(MAX_BARS)
 }
 
+/// A place's bar label: its rank, the kernel shortened so that the place
+/// (its file and line) always shows, as one kernel's places differ by it.
+fn bar_label(rank: usize, g: &Group) -> String {
+    let place = place_label(g);
+    let prefix = format!("#{} ", rank + 1);
+    let room = chart::LABEL_CHARS
+        .saturating_sub(prefix.chars().count() + place.chars().count() + 1)
+        .max(8);
+    let kernel: String = if g.kernel.chars().count() > room {
+        let kept: String = g.kernel.chars().take(room - 1).collect();
+        format!("{kept}…")
+    } else {
+        g.kernel.clone()
+    };
+    format!("{prefix}{kernel} {place}")
+}
+
 fn places_chart(groups: &[Group]) -> String {
     let bars: Vec<Bar> = charted(groups)
         .map(|(rank, g)| {
@@ -160,7 +192,7 @@ fn places_chart(groups: &[Group]) -> String {
             let mut data = data(g);
             data.push(("group", rank.to_string()));
             Bar {
-                label: format!("#{} {} {}", rank + 1, g.kernel, place_label(g)),
+                label: bar_label(rank, g),
                 value: saved,
                 shown: duration(saved),
                 title: format!("{} at {}: {}", g.name, place_label(g), g.rules.join(", ")),
@@ -247,7 +279,8 @@ fn table(context: &Context<'_>, groups: &[Group]) -> String {
             "<tr class=\"{}\" data-group=\"{rank}\"{attributes}><td class=\"num\">{}</td>\
              <td class=\"severity-{}\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
              <td class=\"kernel\" title=\"{}\"><a href=\"#place-{rank}\">{}</a></td><td><code>{}</code></td>\
-             <td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>",
+             <td class=\"num\">{}</td><td class=\"rules\">{}</td>\
+             <td class=\"finding\" title=\"{}\"><div>{}</div></td></tr>",
             if g.is_note() { "note" } else { "worth" },
             rank + 1,
             g.severity,
@@ -255,10 +288,15 @@ fn table(context: &Context<'_>, groups: &[Group]) -> String {
             g.saved_ns.map_or("-".to_owned(), duration),
             share(g.saved_ns, profile_ns).unwrap_or_else(|| "-".to_owned()),
             escape(&g.name),
-            escape(&g.kernel),
+            escape(&middle_cut(&g.kernel, 40)),
             escape(&place_label(g)),
             g.launches,
-            escape(&g.rules.join(", ")),
+            g.rules
+                .iter()
+                .map(|r| escape(r))
+                .collect::<Vec<_>>()
+                .join("<br>"),
+            escape(message),
             escape(message)
         );
     }
