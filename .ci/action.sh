@@ -14,10 +14,22 @@ touch "$GITHUB_PATH" "$GITHUB_OUTPUT"
 fail() { echo "ci: action: $*" >&2; exit 1; }
 output() { grep "^$1=" "$GITHUB_OUTPUT" | tail -1 | cut -d= -f2-; }
 
-INPUT_PACKAGE="$(ls "$PWD"/target/wheels/ncu_lint-*.whl)" bash action/install.sh
+# The default install: the wheel of the action's own release, found through
+# pip's --find-links (here a folder standing for the release's assets), with
+# no Rust toolchain on the PATH, so that nothing can be compiled.
+release="$work/release assets"
+mkdir -p "$release"
+cp target/wheels/ncu_lint-*.whl "$release/"
+python_dir="$(dirname "$(python3 -c 'import sys; print(sys.executable)')")"
+installed="$(PATH="$python_dir:/usr/bin:/bin" INPUT_PACKAGE="" INPUT_RELEASE="$release" bash action/install.sh)"
+[[ "$installed" == *"installed the released wheel"* ]] || fail "install.sh did not take the released wheel: $installed"
 bin="$(tail -1 "$GITHUB_PATH")"
 [ -x "$bin/ncu-lint" ] || fail "install.sh put no ncu-lint on the path ($bin)"
 export PATH="$bin:$PATH"
+# The release workflow builds those wheels for every platform and attaches them.
+for platform in x86_64 aarch64 macos windows-latest "softprops/action-gh-release" "gh-action-pypi-publish"; do
+  grep -q -- "$platform" .github/workflows/release.yml || fail "release.yml does not mention $platform"
+done
 
 run_check() {
   : > "$GITHUB_OUTPUT"
@@ -37,6 +49,13 @@ results="$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["
 run_check "$lab" warning "" "/tmp/w=kernels"
 uris="$(python3 -c 'import json,sys; print(sorted({l["physicalLocation"]["artifactLocation"]["uri"] for r in json.load(open(sys.argv[1]))["runs"][0]["results"] for l in r["locations"] if "physicalLocation" in l}))' "$work/out.sarif")"
 [[ "$uris" == *"'kernels/lab.cu'"* && "$uris" != *"/tmp/w"* ]] || fail "path-map should give kernels/lab.cu, got $uris"
+
+# Paths with spaces, one a line.
+mkdir -p "$work/with space"
+cp fixtures/lab/raw.csv.xz fixtures/lab/source_cuda_sass.csv.xz "$work/with space/"
+run_check "$work/with space/raw.csv.xz
+$work/with space/source_cuda_sass.csv.xz" warning
+[ "$(output exit-code)" = 1 ] || fail "paths with spaces: exit-code $(output exit-code)"
 
 run_check "fixtures/rules/register-spill/clean/*.csv.xz" error
 [ "$(output exit-code)" = 0 ] || fail "a clean profile should give exit-code 0, got $(output exit-code)"

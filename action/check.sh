@@ -11,10 +11,16 @@
 #   INPUT_PATH_MAP             FROM=TO rewrites of recorded paths, one a line
 #   GITHUB_OUTPUT              the file a step writes its outputs to
 set -uo pipefail
-# Split at spaces and new lines, and expand globs (`profiles/*.csv`).
-IFS=$' \n\t'
+# One path a line where the input has several lines (paths may hold
+# spaces), else split at spaces; globs are expanded (`profiles/*.csv`).
+if [[ "${INPUT_FILES:-}" == *$'\n'* ]]; then
+  IFS=$'\n'
+else
+  IFS=$' \t'
+fi
 # shellcheck disable=SC2206
 files=(${INPUT_FILES:-})
+IFS=$' \n\t'
 # shellcheck disable=SC2206
 packs=(${INPUT_RULES:-})
 if [ "${#files[@]}" -eq 0 ]; then
