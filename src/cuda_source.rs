@@ -30,6 +30,9 @@ pub struct CudaSource<'a> {
     /// line in kernel order; built on first use.
     page: OnceCell<HashMap<&'a str, HashMap<u32, &'a str>>>,
     inductor: RefCell<inductor::Cache>,
+    /// Recorded paths by the path they are shown as, where the two differ;
+    /// built on first use.
+    recorded: OnceCell<HashMap<String, &'a str>>,
 }
 
 impl<'a> CudaSource<'a> {
@@ -42,6 +45,7 @@ impl<'a> CudaSource<'a> {
             disk: RefCell::new(HashMap::new()),
             page: OnceCell::new(),
             inductor: RefCell::new(inductor::Cache::default()),
+            recorded: OnceCell::new(),
         }
     }
 
@@ -71,18 +75,28 @@ impl<'a> CudaSource<'a> {
     /// The path a shown `file` was recorded as, where a `--path-map` or the
     /// working directory changed it.
     fn recorded(&self, file: &str) -> Option<String> {
-        let search = SourceSearch {
-            root: None,
-            maps: self.maps.clone(),
-        };
-        self.report
-            .kernels
-            .iter()
-            .filter_map(|k| k.source.as_ref())
-            .flat_map(|s| s.files.iter())
-            .chain(self.report.source_files.iter().map(|f| &f.path))
-            .find(|recorded| search.shown(recorded) == file && *recorded != file)
-            .cloned()
+        let by_shown = self.recorded.get_or_init(|| {
+            let search = SourceSearch {
+                root: None,
+                maps: self.maps.clone(),
+            };
+            let report = self.report;
+            let paths = report
+                .kernels
+                .iter()
+                .filter_map(|k| k.source.as_ref())
+                .flat_map(|s| s.files.iter())
+                .chain(report.source_files.iter().map(|f| &f.path));
+            let mut by_shown = HashMap::new();
+            for recorded in paths {
+                let shown = search.shown(recorded);
+                if shown != *recorded {
+                    by_shown.entry(shown).or_insert(recorded.as_str());
+                }
+            }
+            by_shown
+        });
+        by_shown.get(file).map(|r| (*r).to_owned())
     }
 
     fn line_of(&self, file: &str, line: u32) -> Option<String> {

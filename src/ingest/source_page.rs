@@ -16,7 +16,7 @@
 
 use std::hash::{Hash, Hasher};
 
-use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use rustc_hash::{FxHashMap, FxHasher};
 use std::io::BufRead;
 
 use super::collect::FileImport;
@@ -81,9 +81,8 @@ pub struct SourcePageParser {
     /// Rows of the listing read so far.
     listing_rows: usize,
     current_line: Option<u32>,
-    /// Instructions already kept under the current CUDA line, by address.
-    seen: FxHashSet<(Option<u32>, u64)>,
-    /// Instructions of the launch by address: where each is kept.
+    /// Instructions of the launch by address: where each is kept (ncu also
+    /// lists each twice around a `...` row under its line).
     kept: FxHashMap<u64, usize>,
     /// Other places an instruction kept once is listed at (ncu lists an
     /// instruction under every line whose row is at its address: the call
@@ -249,12 +248,12 @@ impl SourcePageParser {
             self.current_line = cuda_line;
         } else {
             let key = address_key(address);
-            if !self.seen.insert((self.current_line, key)) {
-                return;
-            }
             if let Some(&kept) = self.kept.get(&key) {
-                self.also_at
-                    .push((kept, self.current_file, self.current_line));
+                let row = &block.instructions[kept];
+                if (row.file, row.line) != (self.current_file, self.current_line) {
+                    self.also_at
+                        .push((kept, self.current_file, self.current_line));
+                }
                 return;
             }
             self.kept.insert(key, block.instructions.len());
@@ -303,7 +302,6 @@ impl SourcePageParser {
         }
         self.in_block = true;
         self.current_line = None;
-        self.seen.clear();
         self.layout = Layout::default();
         self.column_slots.clear();
     }
@@ -340,7 +338,6 @@ impl SourcePageParser {
         self.in_block = false;
         self.current_file = 0;
         self.current_line = None;
-        self.seen.clear();
         self.layout = Layout::default();
     }
 }
