@@ -104,6 +104,9 @@ pub fn parse_number(s: &str) -> Option<Result<f64, NotFinite>> {
     if bytes.is_empty() {
         return None;
     }
+    if let Some(n) = plain_integer(bytes) {
+        return Some(Ok(n));
+    }
     let body = s.strip_prefix(['-', '+']).unwrap_or(s);
     if ["nan", "inf", "infinity"]
         .iter()
@@ -147,6 +150,23 @@ pub fn parse_number(s: &str) -> Option<Result<f64, NotFinite>> {
     } else {
         Some(Err(NotFinite { raw: s.to_owned() }))
     }
+}
+
+/// Most cells of a page are counts (`131072`, `0`): read without the float
+/// parser when the digits fit an f64 exactly (15 of them).
+fn plain_integer(bytes: &[u8]) -> Option<f64> {
+    if bytes.len() > 15 {
+        return None;
+    }
+    let mut n: u64 = 0;
+    for &b in bytes {
+        let digit = b.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        n = n * 10 + u64::from(digit);
+    }
+    Some(n as f64)
 }
 
 /// `1,234,567.89`: a head of 1-3 digits, then groups of exactly three.
