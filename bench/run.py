@@ -12,10 +12,15 @@ time, at least 5x faster than the Python pass, at most 64 MB); the script
 exits 1 if one is missed. A second table times several reports in one run: `check --each` over both
 files against checking them one after another, and `diff` of each file
 against itself; and one report of two pages: the raw page and the CUDA/SASS
-source page of 60 copies of the lab (the source page streamed).
+source page of 60 copies of the lab (the source page streamed). Last, a real
+training step (bench/step, unpacked into target/bench): its raw page with
+each source page, its details page with Nsight Compute's rule rows, and its
+102 MB report read natively, against the same targets.
 """
 import json
+import lzma
 import os
+import shutil
 import subprocess
 import sys
 
@@ -127,6 +132,54 @@ print(f"| csv crate ByteRecord pass, both files | {floor_pair:.2f} | - | 1.00x |
 print(f"| ncu-lint check | {seconds:.2f} | {rss:.0f} | {seconds / floor_pair:.2f}x |")
 print(f"| python csv.reader + dict, both files | {python_pair:.2f} | - | {python_pair / floor_pair:.2f}x |", flush=True)
 verdict("raw + source pages", seconds, floor_pair, python_pair, rss)
+
+# A real step (bench/step: 330 launches of a torch.compile'd model, Triton,
+# cuBLAS and cuDNN kernels), its pages as Nsight Compute wrote them and its
+# report read natively.
+STEP = os.path.join(ROOT, "bench", "step")
+
+
+def unpacked(name, target):
+    path = os.path.join(OUT, target)
+    if not os.path.exists(path):
+        with lzma.open(os.path.join(STEP, name)) as f, open(path, "wb") as out:
+            shutil.copyfileobj(f, out)
+    return path
+
+
+step = {
+    "raw": unpacked("raw.csv.xz", "step_raw.csv"),
+    "source": unpacked("source.csv.xz", "step_source.csv"),
+    "sass": unpacked("sass.csv.xz", "step_sass.csv"),
+    "details": unpacked("details.csv.xz", "step_details.csv"),
+    "report": unpacked("step.ncu-rep.xz", "step.ncu-rep"),
+}
+print()
+print("| real step input | size | csv pass (s) | ncu-lint check (s) | peak RSS (MB) | vs csv pass | python pass (s) | vs python |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+for name, files in [
+    ("raw + CUDA/SASS source pages", [step["raw"], step["source"]]),
+    ("raw + SASS source pages", [step["raw"], step["sass"]]),
+    ("details page with rule rows", [step["details"]]),
+]:
+    size = sum(os.path.getsize(p) for p in files) / 1e6
+    floor_seconds = sum(measure([floor, p])[0] for p in files)
+    python_seconds = sum(measure(commands[2][1](p))[0] for p in files)
+    seconds, rss = measure(lint_args + files)
+    print(f"| {name} | {size:.0f} MB | {floor_seconds:.2f} | {seconds:.2f} | {rss:.0f} | {seconds / floor_seconds:.2f}x | {python_seconds:.2f} | {python_seconds / seconds:.1f}x |", flush=True)
+    verdict(f"step {name}", seconds, floor_seconds, python_seconds, rss)
+seconds, rss = measure(lint_args + [step["report"]])
+size = os.path.getsize(step["report"]) / 1e6
+met = rss <= TARGETS[2]
+print(f"| .ncu-rep read natively | {size:.0f} MB | - | {seconds:.2f} | {rss:.0f} | - | - | - |")
+verdicts.append(f"step .ncu-rep ({size:.0f} MB) read natively: {rss:.0f} MB: {'meets' if met else 'MISSES'} the {TARGETS[2]} MB target")
+# The report and its pages say the same.
+native = summary(step["report"])
+pages = json.loads(subprocess.run(lint_args + [step["raw"], step["source"]], capture_output=True, text=True, check=True).stdout)["summary"]
+same = (native["kernels"], native["findings"]) == (pages["kernels"], pages["findings"])
+print(f"\nstep: report {native['kernels']} results, {native['findings']} findings; raw + source pages {pages['kernels']} results, {pages['findings']} findings: {'same' if same else 'DIFFERENT'}")
+if not same:
+    raise SystemExit(1)
 
 print()
 for line in verdicts:
