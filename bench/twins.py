@@ -7,8 +7,8 @@ Each wasteful kernel of fixtures/twins/twins.cu (and heldout.cu, the held-out
 set, never used to set the models) was launched right before its fixed twin
 (the same work with the waste removed), so results 2k and 2k+1 of each report
 are a pair. The measured saving is the difference of their median durations
-over ten runs of the whole sequence that collected only the duration
-(SET.durations.raw.csv); the estimate is what `ncu-lint check` says a fix of the wasteful kernel is worth
+over twenty runs of the whole sequence that collected only the duration,
+half of them with each pair's order reversed (SET.durations.raw.csv); the estimate is what `ncu-lint check` says a fix of the wasteful kernel is worth
 (its places added up, as the ranking adds them); Nsight Compute's own estimate
 is the largest Estimated Speedup of its memory rules for the same kernel
 (details page) times its duration. Prints a Markdown table and the share of
@@ -43,15 +43,22 @@ def rows(path):
 
 def durations(path, kernels):
     """Each kernel's name and median duration over the runs of the sequence
-    of `kernels` launches."""
+    of `kernels` launches. Odd runs launched each pair's fixed twin first
+    (run.sh), so there position k holds the launch of kernel k ^ 1."""
     table = rows(path)
     header = table[0]
     name, duration = header.index("Kernel Name"), header.index("gpu__time_duration.sum")
     launches = [(r[name], float(r[duration].replace(",", ""))) for r in table[2:]]
+    runs = len(launches) // kernels
     medians = []
     for k in range(kernels):
-        runs = sorted(ns for _, ns in launches[k::kernels])
-        medians.append((launches[k][0], runs[len(runs) // 2]))
+        mine = []
+        for run in range(runs):
+            at = run * kernels + (k ^ 1 if run % 2 else k)
+            assert launches[at][0] == launches[k][0], f"{path}: launch {at} is not {launches[k][0]}"
+            mine.append(launches[at][1])
+        mine.sort()
+        medians.append((launches[k][0], mine[len(mine) // 2]))
     return medians
 
 

@@ -7,7 +7,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::io::Read;
 
-use common::{fixture, ncu_lint, temp_dir};
+use common::{check_json, fixture, temp_dir};
 
 /// `copies` copies of the lab export `name`, result IDs shifted by 26 per copy.
 fn repeated(name: &str, copies: u64, dir: &std::path::Path) -> String {
@@ -47,17 +47,7 @@ fn repeated(name: &str, copies: u64, dir: &std::path::Path) -> String {
 }
 
 fn findings_by_lab_kernel(path: &str) -> (u64, BTreeMap<(u64, String), usize>) {
-    let out = ncu_lint(&[
-        "check",
-        "--no-config",
-        "--format",
-        "json",
-        "--fail-on",
-        "never",
-        path,
-    ]);
-    assert_eq!(out.status.code(), Some(0));
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = check_json(&[path]);
     let mut counts = BTreeMap::new();
     for f in json["findings"].as_array().unwrap() {
         let id = f["kernel"]["id"].as_u64().unwrap();

@@ -46,6 +46,22 @@ pub fn ncu_lint(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// `check`'s JSON document for `files`, findings not failing the run.
+pub fn check_json(files: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "check",
+        "--no-config",
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+    ];
+    args.extend_from_slice(files);
+    let out = ncu_lint(&args);
+    assert!(out.status.success(), "{files:?}: {}", stderr(&out));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// Standard output as text.
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
