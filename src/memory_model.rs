@@ -170,9 +170,52 @@ pub fn sass_width(sass: &str) -> Option<f64> {
     Some(width)
 }
 
+/// The base registers and byte offset of a SASS memory instruction's
+/// address (`[R2.64+0x808]` is `("R2.64", 2056)`, `[R8+UR5+0xc]` is
+/// `("R8+UR5", 12)`, `desc[UR4][R2.64]` is `("R2.64", 0)`), or `None`
+/// where it has no register address.
+pub fn sass_address(sass: &str) -> Option<(&str, i64)> {
+    let open = sass.rfind('[')?;
+    let inside = sass[open + 1..].split(']').next()?.trim();
+    if !inside.starts_with('R') || inside.starts_with("RZ") {
+        return None;
+    }
+    let Some(at) = inside.rfind(['+', '-']) else {
+        return Some((inside, 0));
+    };
+    let (base, offset) = (&inside[..at], &inside[at + 1..]);
+    let magnitude = match offset.strip_prefix("0x") {
+        Some(hex) => i64::from_str_radix(hex, 16).ok(),
+        None => offset.parse().ok(),
+    };
+    match magnitude {
+        Some(m) if inside.as_bytes()[at] == b'-' => Some((base, -m)),
+        Some(m) => Some((base, m)),
+        None => Some((inside, 0)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sass_addresses_are_a_register_and_an_offset() {
+        // From fixtures/triton/triton.sass.csv (interleave_masked) and
+        // the lab's SASS.
+        assert_eq!(
+            sass_address("@!P3  LDG.E R10, desc[UR4][R2.64+0x808]"),
+            Some(("R2.64", 2056))
+        );
+        assert_eq!(
+            sass_address("LDG.E.EL.U16 R24, desc[UR6][R2.64]"),
+            Some(("R2.64", 0))
+        );
+        assert_eq!(sass_address("LDS R10, [R8+UR5+0xc]"), Some(("R8+UR5", 12)));
+        assert_eq!(sass_address("LDS R10, [R10+UR4]"), Some(("R10+UR4", 0)));
+        assert_eq!(sass_address("LDS R5, [R3-0x10]"), Some(("R3", -16)));
+        assert_eq!(sass_address("FFMA R5, R3, R4, 1"), None);
+    }
 
     #[test]
     fn the_labs_patterns() {

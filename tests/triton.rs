@@ -67,6 +67,35 @@ fn masked_lanes_are_named_not_read_as_a_stride() {
 }
 
 #[test]
+fn a_load_triton_splits_per_element_is_read_as_the_threads_elements() {
+    // interleave_masked loads the even elements under a mask Triton
+    // resolves itself: four LDGs on line 44, one address register, offsets
+    // 0x0, 0x8, 0x800 and 0x808 with lanes 16 bytes apart per instruction.
+    // A thread reads 2 elements of each 16 bytes, 8 bytes apart: one
+    // element in two, not the 16-byte stride one instruction shows.
+    let [native, pages] = both_ways("triton");
+    let found = findings(&pages);
+    let even = of(&found, "global-load-efficiency", "interleave_masked");
+    let even = even.iter().find(|f| f["location"]["line"] == 44).unwrap();
+    let values = &even["values"];
+    assert_eq!(values["instruction_stride_bytes"], 16.0, "{values}");
+    assert_eq!(values["elements_per_thread"], 2.0, "{values}");
+    assert_eq!(values["stride_bytes"], 8.0, "{values}");
+    assert_eq!(values["used_share"], 0.5, "{values}");
+    let fix = even["fix"].as_str().unwrap();
+    assert!(fix.contains("one element in 2, 8 bytes apart"), "{fix}");
+    // Natively the report holds opcodes, not addresses: no combination is
+    // claimed.
+    for f in of(
+        &findings(&native),
+        "global-load-efficiency",
+        "interleave_masked",
+    ) {
+        assert!(f["values"]["elements_per_thread"].is_null(), "{f}");
+    }
+}
+
+#[test]
 fn inductors_rotary_backward_is_masked_on_every_load_line() {
     // Both halves of each rotary pair loaded under complementary masks
     // (fixtures/triton/inductor/mr/...py): a third of the lanes active.

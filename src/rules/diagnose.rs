@@ -16,7 +16,7 @@ use super::expr::Outcome;
 use super::finding::{Finding, Names};
 use super::rule::Analysis;
 use crate::memory_model::{
-    GlobalPattern, SECTOR, WARP, global_pattern, global_pattern_of_lanes, sass_width,
+    GlobalPattern, SECTOR, WARP, global_pattern, global_pattern_of_lanes, sass_address, sass_width,
     threads_per_wavefront, wavefronts_ideal, ways_from_ratio,
 };
 use crate::model::{Kernel, SourceView};
@@ -83,7 +83,7 @@ fn render_fix(active: &ActiveRule, values: &crate::rules::finding::Values) -> Op
 }
 
 /// Totals of one kind of access (space and operation) on one line.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone)]
 struct Access {
     requests: f64,
     threads: f64,
@@ -94,6 +94,13 @@ struct Access {
     /// The width of the instruction that moves the most, in bytes.
     width: Option<f64>,
     heaviest: f64,
+    /// The instructions counted, and whether they all have one width and
+    /// one execution count (one access split into several instructions).
+    instructions: u32,
+    uniform: bool,
+    /// Each instruction's address registers and immediate offset, where
+    /// its SASS names them.
+    addresses: Vec<(String, i64)>,
 }
 
 /// The totals of `space`/`operation` accesses on `line`.
@@ -110,7 +117,11 @@ fn line_access(view: &SourceView, line: u32, space: &str, operation: Option<&str
             .and_then(|i| row.cells.get(i))
             .is_some_and(|v| matches!(v, Value::Text(t) if t == want))
     };
-    let mut access = Access::default();
+    let mut access = Access {
+        uniform: true,
+        ..Access::default()
+    };
+    let mut first: Option<(f64, Option<f64>)> = None;
     for row in view.instructions.iter().filter(|r| r.line == Some(line)) {
         if !is(row, "Address Space", space)
             || operation.is_some_and(|op| !is(row, "Access Operation", op))
@@ -134,8 +145,63 @@ fn line_access(view: &SourceView, line: u32, space: &str, operation: Option<&str
             access.width = width;
             access.heaviest = moved;
         }
+        let shape = (cell(row, "Instructions Executed"), width);
+        access.instructions += 1;
+        access.uniform &= *first.get_or_insert(shape) == shape;
+        if let Some((base, offset)) = sass_address(&row.text) {
+            access.addresses.push((base.to_owned(), offset));
+        }
     }
     access
+}
+
+/// Whether a line is Triton's generated code: Triton lays a block out with
+/// several consecutive elements per thread and, where it cannot prove them
+/// contiguous, issues one instruction per element, alike in width and
+/// count, each with its lanes that many elements apart. CUDA lines are
+/// left alone: two loads on one CUDA line are as often two fields of a
+/// structure.
+fn splits_per_element(finding: &Finding, access: &Access) -> bool {
+    let triton = finding
+        .location
+        .as_ref()
+        .is_some_and(|l| l.file.ends_with(".py"));
+    triton && access.uniform && access.instructions > 1
+}
+
+/// Where each instruction's lanes are `s` bytes apart, the elements a
+/// thread reads within its `s` bytes and how far apart they are. With one
+/// address register the offsets tell (`+0x0`, `+0x8` within 16 bytes: two
+/// elements 8 bytes apart; `+0x800` is the layout repeated further on);
+/// with an address register per instruction, the instructions are taken
+/// as the thread's neighbouring elements, evenly spread. Without the SASS
+/// text (a report read natively has opcodes alone) nothing is combined.
+fn thread_elements(access: &Access, s: f64, w: f64) -> Option<(f64, f64)> {
+    if access.addresses.len() != access.instructions as usize {
+        return None;
+    }
+    let (k, stride) = match access.addresses.first() {
+        Some((base, _)) if access.addresses.iter().all(|(b, _)| b == base) => {
+            let span = s as i64;
+            let mut at: Vec<i64> = access
+                .addresses
+                .iter()
+                .map(|(_, o)| o.rem_euclid(span))
+                .collect();
+            at.sort_unstable();
+            at.dedup();
+            let gap = at.get(1)? - at[0];
+            let even =
+                at.windows(2).all(|p| p[1] - p[0] == gap) && span - at[at.len() - 1] + at[0] == gap;
+            (even.then_some(at.len() as f64)?, gap as f64)
+        }
+        _ => {
+            let k = f64::from(access.instructions);
+            (k, s / k)
+        }
+    };
+    let elements = stride / w;
+    (elements >= 1.0 && (elements - elements.round()).abs() < 1e-6).then_some((k, stride))
 }
 
 /// The kernel's access width where one width has most of its memory
@@ -186,20 +252,35 @@ fn global_access(
                 .filter(|_| access.sectors > 0.0)
                 .map(|w| access.threads * w / access.sectors);
             let active = (access.requests > 0.0).then(|| access.threads / access.requests);
-            (access.width, useful, active)
+            let width = access.width;
+            let split = splits_per_element(finding, &access).then_some(access);
+            (width, useful, active, split)
         }
         None => (
             kernel_width(kernel, finding),
             value("bytes_per_sector"),
             None,
+            None,
         ),
     };
-    let (width, useful, active) = access;
-    let pattern = match (width, useful, active) {
+    let (width, mut useful, active, split) = access;
+    let mut pattern = match (width, useful, active) {
         (Some(w), Some(u), Some(a)) => global_pattern_of_lanes(w, u, a),
         (Some(w), Some(u), None) => global_pattern(w, u),
         _ => GlobalPattern::Undecided,
     };
+    let (mut instruction_stride, mut per_thread) = (None, None);
+    if let (GlobalPattern::Stride(s), Some(split), Some(w)) = (pattern, &split, width)
+        && let Some((k, stride)) = thread_elements(split, s, w)
+    {
+        (instruction_stride, per_thread) = (Some(s), Some(k));
+        useful = Some((SECTOR * w / stride).min(SECTOR));
+        pattern = if stride == w {
+            GlobalPattern::Unit
+        } else {
+            GlobalPattern::Stride(stride)
+        };
+    }
     let (stride, at_least, misaligned) = match pattern {
         GlobalPattern::Stride(s) => (Some(s), None, Some(0.0)),
         GlobalPattern::StrideAtLeast(s) => (None, Some(s), None),
@@ -224,6 +305,8 @@ fn global_access(
         ("warp_bytes", width.map(|w| w * f64::from(WARP))),
         ("active_lanes", active),
         ("masked", masked),
+        ("elements_per_thread", per_thread),
+        ("instruction_stride_bytes", instruction_stride),
     ]
 }
 

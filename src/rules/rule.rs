@@ -242,6 +242,8 @@ impl Analysis {
                 "warp_bytes",
                 "active_lanes",
                 "masked",
+                "elements_per_thread",
+                "instruction_stride_bytes",
             ],
         }
     }
