@@ -771,3 +771,81 @@ fn every_corpus_file_imports_or_fails_cleanly() {
     }
     assert_eq!(imported, 17);
 }
+
+/// A sum of `column` over `rows` where each row's cells equal `filter`'s.
+fn row_sum(
+    view: &ncu_lint::model::SourceView,
+    rows: &[ncu_lint::model::SourceRow],
+    use_: &ncu_lint::ingest::RowUse,
+) -> f64 {
+    let (Some(column), Some(filter)) = (
+        view.column(&use_.column),
+        use_.filter
+            .iter()
+            .map(|(c, v)| Some((view.column(c)?, v)))
+            .collect::<Option<Vec<_>>>(),
+    ) else {
+        return 0.0;
+    };
+    rows.iter()
+        .filter(|r| {
+            filter
+                .iter()
+                .all(|(i, want)| matches!(&r.cells[*i], Value::Text(t) if t == *want))
+        })
+        .filter_map(|r| r.cells[column].as_number())
+        .sum()
+}
+
+#[test]
+fn a_check_keeps_the_instruction_rows_its_rules_read_and_the_entry() {
+    // A check's import keeps an instruction row only where a sum the rules
+    // read counts it: every such sum, the kernel's entry instruction (its
+    // own file, the offsets) and the CUDA lines are what a full import has.
+    let rules = ncu_lint::rules::activate(&ncu_lint::rules::builtin_packs().unwrap()).unwrap();
+    let needed = std::sync::Arc::new(ncu_lint::rules::needed(&rules));
+    let uses = needed.source_rows.clone().unwrap();
+    let (mut whole_rows, mut kept_rows) = (0, 0);
+    for pages in [
+        ["lab/raw.csv.xz", "lab/source_cuda_sass.csv.xz"],
+        ["lab/raw.csv.xz", "lab/source_sass.csv.xz"],
+        [
+            "triton/compiled.raw.csv.xz",
+            "triton/compiled.source.csv.xz",
+        ],
+        ["inline/inline.raw.csv.xz", "inline/inline.source.csv.xz"],
+    ] {
+        let paths: Vec<String> = pages.iter().map(|p| fixture(p)).collect();
+        let whole = import(&paths).unwrap();
+        let kept = ncu_lint::ingest::import_needed(&paths, Some(needed.clone())).unwrap();
+        for (w, k) in whole.kernels.iter().zip(&kept.kernels) {
+            let (Some(wv), Some(kv)) = (&w.source, &k.source) else {
+                assert!(w.source.is_none() && k.source.is_none(), "{}", w.name);
+                continue;
+            };
+            whole_rows += wv.instructions.len();
+            kept_rows += kv.instructions.len();
+            assert_eq!(wv.lines.len(), kv.lines.len(), "{pages:?} {}", w.name);
+            assert_eq!(wv.own_file(), kv.own_file(), "{pages:?} {}", w.name);
+            let first = |v: &ncu_lint::model::SourceView| {
+                v.instructions
+                    .iter()
+                    .filter_map(|r| ncu_lint::model::address_number(r.address.as_deref()?))
+                    .min()
+            };
+            assert_eq!(first(wv), first(kv), "{pages:?} {}", w.name);
+            for u in &uses {
+                let (a, b) = (
+                    row_sum(wv, &wv.instructions, u),
+                    row_sum(kv, &kv.instructions, u),
+                );
+                assert_eq!(a, b, "{pages:?} {}: {u:?}", w.name);
+            }
+        }
+    }
+    // Most instructions are not memory instructions.
+    assert!(
+        kept_rows * 2 < whole_rows,
+        "{kept_rows} of {whole_rows} rows kept"
+    );
+}

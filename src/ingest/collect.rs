@@ -71,6 +71,20 @@ pub struct Needed {
     /// The source-page columns (by label) the rules read; the cells of other
     /// columns are neither parsed nor kept.
     pub source_columns: FxHashSet<String>,
+    /// The source-page sums the rules read over instructions, when every
+    /// read of an instruction row is one: an instruction row none of them
+    /// counts is not kept. `None` keeps every row.
+    pub source_rows: Option<Vec<RowUse>>,
+}
+
+/// A sum over a source page's instruction rows: a row counts only where
+/// its `column` is not zero and its cells equal the `filter`'s values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RowUse {
+    /// The column summed.
+    pub column: String,
+    /// (column, value) pairs a row must match.
+    pub filter: Vec<(String, String)>,
 }
 
 impl FileImport {

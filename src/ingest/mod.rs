@@ -33,7 +33,7 @@ mod summary;
 use std::io::BufRead;
 use std::sync::Arc;
 
-pub use collect::{FileImport, Needed};
+pub use collect::{FileImport, Needed, RowUse};
 pub use error::{IngestError, Snippet};
 pub use labels::{is_metric_name, metric_name};
 pub use records::MAX_RECORD_BYTES;
@@ -318,7 +318,9 @@ fn read_with<R: BufRead>(
             continue;
         }
         match &table {
-            Table::Source(parser) => rec.split_source(parser.width(), parser.text_column()),
+            Table::Source(parser) => {
+                rec.split_source(parser.width(), parser.text_column(), parser.fields_read())
+            }
             _ => rec.split_csv(),
         }
         rec.check_limits()?;

@@ -22,16 +22,28 @@ pub struct QuotedFields {
     positions: Vec<usize>,
     /// Bytes in the record.
     len: usize,
+    /// Bytes split: the record's, or a prefix holding the fields asked for.
+    scanned: usize,
+    /// The record's byte right after the prefix split (`0` past its end).
+    after: u8,
 }
 
 impl QuotedFields {
     /// Finds the fields of `record`, or returns `false` when it is not made
     /// only of quoted fields without inner quotes and empty fields.
     pub fn split(&mut self, record: &[u8]) -> bool {
+        self.split_prefix(record, usize::MAX)
+    }
+
+    /// As [`Self::split`], but stops at the 64-byte block where the first
+    /// `fields` fields are complete; the fields after it are not counted
+    /// (see [`Self::count`]). A row of many columns whose reader needs the
+    /// first few costs a fraction of its length.
+    pub fn split_prefix(&mut self, record: &[u8], fields: usize) -> bool {
         self.quotes.clear();
         self.positions.clear();
         self.len = record.len();
-        let split = self.find_separators(record) && self.quotes_bound_fields();
+        let split = self.find_separators(record, fields) && self.quotes_bound_fields();
         if !split {
             self.separators.clear();
             return false;
@@ -48,13 +60,20 @@ impl QuotedFields {
 
     /// Fills `separators` and `quotes`; `false` when something other than a
     /// comma stands outside the quotes, or a quote is left open.
-    fn find_separators(&mut self, record: &[u8]) -> bool {
+    fn find_separators(&mut self, record: &[u8], fields: usize) -> bool {
         self.separators.clear();
+        self.scanned = 0;
         if record.is_empty() {
             return false;
         }
         let mut inside_carry = 0u64;
+        let mut found = 0usize;
         for block in record.chunks(64) {
+            if found >= fields {
+                self.after = record[self.scanned];
+                return true;
+            }
+            self.scanned += block.len();
             let live = if block.len() == 64 {
                 !0
             } else {
@@ -70,6 +89,7 @@ impl QuotedFields {
             }
             self.separators.push(outside);
             self.quotes.push(quote);
+            found += outside.count_ones() as usize;
         }
         inside_carry == 0
     }
@@ -86,9 +106,14 @@ impl QuotedFields {
             } else {
                 self.separators[k - 1] >> 63
             };
-            let next = self.separators.get(k + 1).map_or(0, |&s| s & 1);
+            let next = match self.separators.get(k + 1) {
+                Some(&s) => s & 1,
+                // A prefix: a quote closing its last block's field is
+                // followed by the separator right after it.
+                None => u64::from(self.scanned < self.len && self.after == b','),
+            };
             let mut ends = (here >> 1) | (next << 63);
-            if k == last {
+            if k == last && self.scanned == self.len {
                 ends |= 1u64 << ((self.len - 1) % 64);
             }
             let starts = (here << 1) | previous;
@@ -99,10 +124,13 @@ impl QuotedFields {
         true
     }
 
-    /// Number of fields (none before a successful split).
+    /// Number of fields (none before a successful split); after a prefix
+    /// split, those of the prefix that end in it.
     pub fn count(&self) -> usize {
         if self.separators.is_empty() {
             0
+        } else if self.scanned < self.len {
+            self.positions.len()
         } else {
             self.positions.len() + 1
         }

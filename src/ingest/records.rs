@@ -275,8 +275,20 @@ impl<R: BufRead> Records<R> {
     /// where ncu does not escape quotes inside source text. All other cells
     /// there are numbers, addresses, `-` or SASS, none of which holds a quote,
     /// so surplus pieces belong to the free-text column `text_column`.
-    pub fn split_source(&mut self, expected: usize, text_column: usize) {
+    ///
+    /// An instruction row (its first field empty, or an address) holds no
+    /// source text to hide a quote in; where the reader needs only its
+    /// first `needed` fields (0: all), only those are split.
+    pub fn split_source(&mut self, expected: usize, text_column: usize, needed: usize) {
         self.clear_fields();
+        let raw = self.text.as_bytes();
+        if needed > 0
+            && (raw.starts_with(b"\"\",") || raw.starts_with(b"\"0x"))
+            && self.quoted.split_prefix(raw, needed)
+        {
+            self.split = Split::Quoted;
+            return;
+        }
         // Most rows are quoted fields with no quote inside: the SIMD
         // splitter finds them, when it finds as many as the header has (a
         // trailing comma adds an empty one). Anything else is split at `","`.
@@ -502,7 +514,7 @@ mod tests {
         let row = "\"8\",\"  fprintf(stderr, \"%s:%d %s\\n\", __FILE__, __LINE__, cudaGetErrorString(e)); exit(1); } } while (0)\"";
         let mut r = records(row);
         r.next(false).unwrap();
-        r.split_source(2, 1);
+        r.split_source(2, 1, 0);
         assert_eq!(r.field_count(), 2);
         assert_eq!(r.field(0), "8");
         assert_eq!(
@@ -515,7 +527,7 @@ mod tests {
     fn source_text_holding_the_delimiter_is_merged_back() {
         let mut r = records("\"3\",\"f(\",\")\",\"0x10\",\"5\"");
         r.next(false).unwrap();
-        r.split_source(4, 1);
+        r.split_source(4, 1, 0);
         assert_eq!(r.fields(), ["3", "f(\",\")", "0x10", "5"]);
     }
 
@@ -559,6 +571,34 @@ mod tests {
             r.split_csv();
             let columns: Vec<u32> = (0..r.field_count()).map(|i| r.column(i)).collect();
             proptest::prop_assert_eq!((r.fields(), columns), reference(line.as_bytes()));
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn an_instruction_rows_prefix_splits_as_the_whole_row(
+            cells in proptest::collection::vec(
+                proptest::string::string_regex("\"[a,é 0-9]{0,40}\"|\"\"").unwrap(),
+                2..40,
+            ),
+            needed in 1usize..40,
+        ) {
+            // Rows of the source page's instruction views start with an
+            // empty Line No or an address; the fields a prefix split counts
+            // are the whole split's, wherever the 64-byte blocks cut them.
+            let line = format!("\"0x7f00\",{}", cells.join(","));
+            let mut whole = records(&line);
+            whole.next(false).unwrap();
+            whole.split_source(0, 1, 0);
+            let mut prefix = records(&line);
+            prefix.next(false).unwrap();
+            prefix.split_source(0, 1, needed);
+            let n = prefix.field_count();
+            proptest::prop_assert!(n >= needed.min(whole.field_count()));
+            for i in 0..n {
+                proptest::prop_assert_eq!(prefix.field(i), whole.field(i));
+                proptest::prop_assert_eq!(prefix.column(i), whole.column(i));
+            }
         }
     }
 

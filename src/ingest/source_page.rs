@@ -19,7 +19,7 @@ use std::hash::{Hash, Hasher};
 use rustc_hash::{FxHashMap, FxHasher};
 use std::io::BufRead;
 
-use super::collect::FileImport;
+use super::collect::{FileImport, RowUse};
 use super::limits::MAX_SOURCE_LINE;
 use super::records::Records;
 use crate::model::{Origin, SourceFile, SourceRow, SourceView};
@@ -42,6 +42,21 @@ struct Layout {
     address: Option<usize>,
     sass_text: Option<usize>,
     metrics: Vec<usize>,
+    /// The rules' sums over instruction rows, as (column, filter) field
+    /// indices of this header; `None` keeps every row.
+    uses: Option<Vec<FieldUse>>,
+    /// See [`SourcePageParser::fields_read`].
+    fields_read: usize,
+}
+
+/// A [`RowUse`] as field indices of one header.
+#[derive(Debug, PartialEq)]
+struct FieldUse {
+    /// The summed column.
+    column: usize,
+    /// (column, value) pairs a row must match; the value as a number where
+    /// it is one.
+    filter: Vec<(usize, String, Option<f64>)>,
 }
 
 /// Whether a block of `function` from `file` continues the launch read so
@@ -88,6 +103,10 @@ pub struct SourcePageParser {
     /// instruction under every line whose row is at its address: the call
     /// of inlined code and the inlined line): row, file, line.
     also_at: Vec<(usize, u32, Option<u32>)>,
+    /// The lowest instruction address of the launch kept so far: the entry,
+    /// which places the kernel's own file and its offsets, is kept whether
+    /// or not a rule reads it.
+    entry: u64,
     /// Hashes the launch's rows, to tell a verbatim repeat (FxHash: fast,
     /// and a repeat must also have the same function to count).
     hasher: RowHash,
@@ -100,6 +119,12 @@ impl SourcePageParser {
     /// Fields a row of the current block has.
     pub fn width(&self) -> usize {
         self.layout.width
+    }
+
+    /// How many leading fields of an instruction row are read: up to the
+    /// last column kept or matched; 0 (all) where every column is kept.
+    pub fn fields_read(&self) -> usize {
+        self.layout.fields_read
     }
 
     /// The free-text column (CUDA source text, else SASS).
@@ -135,6 +160,7 @@ impl SourcePageParser {
                 );
                 if !continues {
                     self.finish(out);
+                    self.entry = u64::MAX;
                     self.block = Some(SourceView {
                         function: function.to_owned(),
                         origin,
@@ -198,6 +224,21 @@ impl SourcePageParser {
             }
             rec.raw().hash(&mut self.hasher.0);
         }
+        let uses = out
+            .needed()
+            .and_then(|n| n.source_rows.as_deref())
+            .map(|uses| field_uses(uses, &header));
+        let fields_read = uses.as_ref().map_or(0, |uses: &Vec<FieldUse>| {
+            let last = identity
+                .into_iter()
+                .flatten()
+                .chain(metrics.iter().copied())
+                .chain(uses.iter().flat_map(|u| {
+                    std::iter::once(u.column).chain(u.filter.iter().map(|(i, _, _)| *i))
+                }))
+                .max();
+            last.map_or(0, |i| i + 1)
+        });
         self.layout = Layout {
             width: header.len(),
             line_no,
@@ -205,6 +246,8 @@ impl SourcePageParser {
             address,
             sass_text,
             metrics,
+            uses,
+            fields_read,
         };
     }
 
@@ -256,6 +299,15 @@ impl SourcePageParser {
                 }
                 return;
             }
+            let read = self
+                .layout
+                .uses
+                .as_deref()
+                .is_none_or(|uses| counted(uses, rec));
+            if !read && key >= self.entry {
+                return;
+            }
+            self.entry = self.entry.min(key);
             self.kept.insert(key, block.instructions.len());
         }
         let mut cells = vec![crate::value::Value::Missing; block.columns.len()];
@@ -365,6 +417,47 @@ fn place_inlined(block: &mut SourceView, also_at: &[(usize, u32, Option<u32>)]) 
             kept.line = line;
         }
     }
+}
+
+/// `uses` as field indices of `header`, each once; a use naming a column
+/// the header lacks counts no row of its block (ncu leaves out all-zero
+/// columns).
+fn field_uses(uses: &[RowUse], header: &[String]) -> Vec<FieldUse> {
+    let index = |label: &str| header.iter().position(|h| h == label);
+    let mut fields: Vec<FieldUse> = Vec::new();
+    for u in uses {
+        let filter = u
+            .filter
+            .iter()
+            .map(|(column, value)| Some((index(column)?, value.clone(), value.parse().ok())))
+            .collect::<Option<Vec<_>>>();
+        if let (Some(filter), Some(column)) = (filter, index(&u.column)) {
+            let field = FieldUse { column, filter };
+            if !fields.contains(&field) {
+                fields.push(field);
+            }
+        }
+    }
+    fields
+}
+
+/// Whether a sum of `uses` counts the current row: its filter's cells
+/// match and its column is not zero, read from the text as the rules' row
+/// matcher reads the parsed cells.
+fn counted<R: BufRead>(uses: &[FieldUse], rec: &Records<R>) -> bool {
+    let same = |cell: &str, want: &str, number: Option<f64>| {
+        cell == want || number.is_some_and(|n| cell.parse::<f64>() == Ok(n))
+    };
+    let zero = |cell: &str| {
+        matches!(cell, "" | "-" | "0")
+            || (cell.starts_with(['0', '.']) && cell.parse::<f64>() == Ok(0.0))
+    };
+    uses.iter().any(|u| {
+        u.filter
+            .iter()
+            .all(|(i, want, number)| same(rec.field(*i).trim(), want, *number))
+            && !zero(rec.field(u.column).trim())
+    })
 }
 
 /// The running hash of a block's rows.

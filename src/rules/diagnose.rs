@@ -44,6 +44,13 @@ pub const SOURCE_COLUMNS: [&str; 9] = [
     "L1 Wavefronts Shared Ideal",
 ];
 
+/// The instruction rows the diagnosis reads ([`line_access`]): those of
+/// each address space it reads, by a column every instruction counts.
+pub const ROW_USES: [(&str, &str); 2] = [
+    ("Instructions Executed", "Global"),
+    ("Instructions Executed", "Shared"),
+];
+
 /// The share of a kernel's memory instructions one width must have to be
 /// taken as the width of its accesses.
 const DOMINANT_WIDTH: f64 = 0.9;

@@ -15,7 +15,7 @@ use super::finding::{
 };
 use super::pack::{Candidate, Rule, Scope, Severity, SourceSum, Variant};
 use super::{diagnose, impact};
-use crate::ingest::metric_name;
+use crate::ingest::{RowUse, metric_name};
 use crate::model::{Form, Kernel, Report, SourceRow, SourceView, address_number, label_key};
 use crate::value::Value;
 
@@ -170,10 +170,12 @@ impl<'r> Checker<'r> {
     }
 }
 
-/// The metric keys `rules` read, for an import that keeps nothing else.
+/// The metric keys, source columns and source rows `rules` read, for an
+/// import that keeps nothing else.
 pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
     let mut keys = rustc_hash::FxHashSet::default();
     let mut source_columns = rustc_hash::FxHashSet::default();
+    let mut source_rows = Vec::new();
     let time = impact::kernel_time_candidates();
     let candidates = rules
         .iter()
@@ -198,20 +200,38 @@ pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
                 }
                 keys.insert(label_key(section, "", label));
             }
-            Candidate::Source(sum) => source_columns.extend(sum_columns(sum)),
+            Candidate::Source(sum) => {
+                source_columns.extend(sum_columns(sum));
+                source_rows.push(row_use(sum));
+            }
         }
     }
     if rules.iter().any(|r| r.rule.analysis.is_some()) {
         keys.extend(diagnose::WIDTH_METRICS.iter().map(|(m, _)| (*m).to_owned()));
         source_columns.extend(diagnose::SOURCE_COLUMNS.iter().map(|c| (*c).to_owned()));
+        source_rows.extend(diagnose::ROW_USES.iter().map(|(column, space)| RowUse {
+            column: (*column).to_owned(),
+            filter: vec![("Address Space".to_owned(), (*space).to_owned())],
+        }));
     }
     // Line placement reads its own source columns, which no input may name.
     for spec in rules.iter().filter_map(|r| r.rule.lines.as_ref()) {
         source_columns.extend(sum_columns(&spec.weight));
+        source_rows.push(row_use(&spec.weight));
     }
     crate::ingest::Needed {
         keys,
         source_columns,
+        source_rows: Some(source_rows),
+    }
+}
+
+/// The instruction rows a sum reads: those its filter matches and whose
+/// column is not zero.
+fn row_use(sum: &SourceSum) -> RowUse {
+    RowUse {
+        column: sum.column.clone(),
+        filter: sum.filter.clone(),
     }
 }
 
