@@ -371,6 +371,40 @@ fn the_per_rule_chart_adds_up_to_the_places() {
     }
 }
 
+#[test]
+fn the_charts_say_when_notes_with_an_estimate_are_left_out() {
+    // The torch.compile'd step: cuDNN kernels' findings are notes with an
+    // estimate, listed in rank in the table but not charted.
+    let page = check("html", &[fixture("triton/compiled.ncu-rep.xz")]);
+    let json = check("json", &[fixture("triton/compiled.ncu-rep.xz")]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let notes = doc["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["severity"] == "note" && g["saved_ns"].as_f64().is_some_and(|ns| ns > 0.0))
+        .count();
+    assert!(notes > 0);
+    assert!(
+        page.contains(&format!(
+            "top places that can fail the gate, over all launches; {notes} note"
+        )),
+        "{notes} notes"
+    );
+    assert!(page.contains("Estimated time saved per rule (places that can fail the gate)"));
+    // Where no note has an estimate, the captions say nothing of notes.
+    let lab = check(
+        "html",
+        &[
+            fixture("lab/raw.csv.xz"),
+            fixture("lab/source_cuda_sass.csv.xz"),
+        ],
+    );
+    assert!(
+        lab.contains("<figcaption>Estimated time saved per place (top places, over all launches)")
+    );
+}
+
 /// The page's layout at a window `width`: the document's width beyond the
 /// window (horizontal overflow), the median height of the table's rows,
 /// and their number; measured by a script added to a copy of the page.

@@ -205,11 +205,25 @@ fn places_chart(groups: &[Group]) -> String {
                 (the export has no kernel durations, or every finding is a note).</p>\n"
             .to_owned();
     }
-    chart::bars(
-        "chart-places",
-        "Estimated time saved per place (top places, over all launches)",
-        &bars,
-    )
+    chart::bars("chart-places", &places_caption(groups), &bars)
+}
+
+/// The places chart's caption; it says so where notes with an estimate
+/// (library kernels, fixes under the worth-it threshold) are left out, as
+/// the table lists them in rank among the rest.
+fn places_caption(groups: &[Group]) -> String {
+    let notes = groups
+        .iter()
+        .filter(|g| g.is_note() && g.saved_ns.is_some_and(|ns| ns > 0.0))
+        .count();
+    match notes {
+        0 => "Estimated time saved per place (top places, over all launches)".to_owned(),
+        n => format!(
+            "Estimated time saved per place (top places that can fail the gate, over all launches; \
+             {n} note{} with an estimate left out)",
+            if n == 1 { "" } else { "s" }
+        ),
+    }
 }
 
 /// Time saved by rule: each place's worth (per launch, the largest
@@ -258,7 +272,15 @@ fn rules_chart(context: &Context<'_>, groups: &[Group]) -> String {
             data: vec![("rules", rule.to_owned()), ("ns", format!("{saved:.0}"))],
         })
         .collect();
-    chart::bars("chart-rules", "Estimated time saved per rule", &bars)
+    let caption = if groups
+        .iter()
+        .any(|g| g.is_note() && g.saved_ns.is_some_and(|ns| ns > 0.0))
+    {
+        "Estimated time saved per rule (places that can fail the gate)"
+    } else {
+        "Estimated time saved per rule"
+    };
+    chart::bars("chart-rules", caption, &bars)
 }
 
 fn table(context: &Context<'_>, groups: &[Group]) -> String {
