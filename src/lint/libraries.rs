@@ -4,6 +4,8 @@
 //! layouts, dtypes, another algorithm), and notes that do not fail the gate
 //! unless kept.
 
+use std::collections::HashMap;
+
 use crate::rules::{CheckResult, Library, Severity};
 
 /// Labels the findings of library kernels; `keep` leaves their severity.
@@ -11,8 +13,13 @@ pub(super) fn label(result: &mut CheckResult, libraries: &[Library], keep: bool)
     if libraries.is_empty() {
         return;
     }
+    // A run's findings fall on a few kernels: each name is matched once.
+    let mut owner: HashMap<String, Option<usize>> = HashMap::new();
     for finding in &mut result.findings {
-        let Some(library) = libraries.iter().find(|l| l.owns(&finding.kernel_name)) else {
+        let found = *owner
+            .entry(finding.kernel_name.clone())
+            .or_insert_with(|| libraries.iter().position(|l| l.owns(&finding.kernel_name)));
+        let Some(library) = found.map(|i| &libraries[i]) else {
             continue;
         };
         finding.library = Some(library.name.clone());

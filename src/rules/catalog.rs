@@ -9,10 +9,11 @@
 //! that the catalogs do not list: derived and source-counter metrics
 //! (`derived__`, `memory_`), launch, device and SASS attributes.
 
-use std::collections::HashSet;
 use std::sync::LazyLock;
 
-static NAMES: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+use rustc_hash::FxHashSet;
+
+static NAMES: LazyLock<FxHashSet<&'static str>> = LazyLock::new(|| {
     [
         include_str!("../../catalog/gh100.txt"),
         include_str!("../../catalog/ga100.txt"),

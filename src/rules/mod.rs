@@ -75,7 +75,7 @@ pub enum RulesError {
 pub fn builtin_packs() -> Result<Vec<Pack>, PackError> {
     BUILTIN
         .iter()
-        .map(|(name, text)| load_pack(name, text))
+        .map(|(name, text)| validate::load_builtin_pack(name, text))
         .collect()
 }
 
