@@ -29,7 +29,13 @@ pub(crate) fn check(args: CheckArgs) -> miette::Result<ExitCode> {
         root: args.source_root.clone(),
         maps: args.path_map.clone(),
     };
-    let linter = setup::linter(&args.rules)?.with_source_search(search);
+    // A source page's outline is read while the rule packs load.
+    let outline = (!args.each && !args.input.ncu_export)
+        .then(|| ncu_lint::lint::prefetch_outline(&args.files))
+        .flatten();
+    let linter = setup::linter(&args.rules)?
+        .with_source_search(search)
+        .with_outline(outline);
     let progress = Progress::for_inputs(&args.files);
     let mut linted = if args.each {
         lint_each(&linter, &args, &progress)?

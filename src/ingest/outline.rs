@@ -46,6 +46,37 @@ struct Scan {
     last: Option<(u64, String)>,
 }
 
+/// An outline being read on a thread of its own, started before it is
+/// needed: while the rule packs load, the second core is idle.
+#[derive(Debug)]
+pub struct Prefetched {
+    path: String,
+    reading: std::thread::JoinHandle<Result<Outline, IngestError>>,
+}
+
+/// Starts reading the outline of the source page at `path`.
+pub fn prefetch(path: &str) -> Prefetched {
+    let owned = path.to_owned();
+    Prefetched {
+        path: path.to_owned(),
+        reading: std::thread::spawn(move || outline(&owned)),
+    }
+}
+
+impl Prefetched {
+    /// The page whose outline is being read.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// Waits for the outline; a panic of its thread goes on.
+    pub fn outline(self) -> Result<Outline, IngestError> {
+        self.reading
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    }
+}
+
 /// Reads the outline of the source page at `path` (plain or xz). Lines are
 /// looked at where they lie in the reader's buffer, not copied out.
 pub fn outline(path: &str) -> Result<Outline, IngestError> {

@@ -36,7 +36,7 @@ pub(super) fn import_and_check_each(
                 loop {
                     let next = queue.lock().ok().and_then(|mut q| q.next());
                     let Some((i, inputs)) = next else { break };
-                    let outcome = import_and_check(inputs, rules, &mut |_| {});
+                    let outcome = import_and_check(inputs, rules, None, &mut |_| {});
                     if sender.send((i, outcome)).is_err() {
                         break;
                     }

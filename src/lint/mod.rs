@@ -23,6 +23,7 @@ mod stream;
 
 use crate::config::Settings;
 use crate::cuda_source::{CudaSource, SourceSearch};
+use crate::ingest::outline::Prefetched;
 use crate::ingest::{IngestError, Input};
 use crate::model::Report;
 use crate::rules::{ActiveRule, CheckResult, FailOn, Library, Pack, RulesError};
@@ -35,6 +36,17 @@ pub struct Linter {
     settings: Settings,
     search: SourceSearch,
     libraries: Vec<Library>,
+    /// A source page's outline read ahead of the lint ([`prefetch_outline`]).
+    outline: std::sync::Arc<std::sync::Mutex<Option<Prefetched>>>,
+}
+
+/// Starts reading the outline of the source page among `files`, when a
+/// lint of them will stream it ([`pages::plan`]), so that it is read while
+/// the rule packs load.
+pub fn prefetch_outline(files: &[String]) -> Option<Prefetched> {
+    let inputs: Vec<Input> = files.iter().cloned().map(Input::Path).collect();
+    let ((_, source), _) = pages::plan(&inputs)?;
+    Some(crate::ingest::outline::prefetch(&source))
 }
 
 /// A linted report: what was read, the findings that stand, and where its
@@ -65,6 +77,7 @@ impl Linter {
             settings,
             search: SourceSearch::default(),
             libraries: Vec::new(),
+            outline: std::sync::Arc::default(),
         }
     }
 
@@ -85,6 +98,14 @@ impl Linter {
     /// Looks for CUDA source as `search` says, for suppressions and output.
     pub fn with_source_search(mut self, search: SourceSearch) -> Linter {
         self.search = search;
+        self
+    }
+
+    /// Uses `outline`, read ahead, for the lint of its page.
+    pub fn with_outline(self, outline: Option<Prefetched>) -> Linter {
+        if let Ok(mut slot) = self.outline.lock() {
+            *slot = outline;
+        }
         self
     }
 
@@ -112,7 +133,8 @@ impl Linter {
         inputs: Vec<Input>,
         progress: &mut dyn FnMut(usize),
     ) -> Result<Linted, IngestError> {
-        let (report, result) = stream::import_and_check(inputs, &self.rules, progress)?;
+        let outline = self.outline.lock().ok().and_then(|mut slot| slot.take());
+        let (report, result) = stream::import_and_check(inputs, &self.rules, outline, progress)?;
         Ok(self.finish(report, result))
     }
 

@@ -7,6 +7,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use crate::ingest::outline::Prefetched;
 use crate::ingest::{IngestError, Input};
 use crate::model::{Kernel, Metrics, Report};
 use crate::rules::{ActiveRule, CheckResult, Checker, check, needed};
@@ -28,6 +29,7 @@ const BATCHES_AHEAD: usize = 2;
 pub(super) fn import_and_check(
     mut inputs: Vec<Input>,
     rules: &[ActiveRule],
+    outline: Option<Prefetched>,
     progress: &mut dyn FnMut(usize),
 ) -> Result<(Report, CheckResult), IngestError> {
     let needed = Some(Arc::new(needed(rules)));
@@ -38,8 +40,9 @@ pub(super) fn import_and_check(
     let Some(path) = single else {
         if let (Some((source, others)), Some(needed)) = (super::pages::plan(&inputs), &needed) {
             let source = (source.0, source.1.as_str());
+            let outline = outline.filter(|o| o.path() == source.1);
             let streamed =
-                super::pages::import_and_check(source, &others, rules, needed, progress)?;
+                super::pages::import_and_check(source, &others, rules, needed, outline, progress)?;
             if let Some(done) = streamed {
                 return Ok(done);
             }
