@@ -11,29 +11,15 @@ CSV pages) may be given on the command line, as for the training step:
 
     python3 bench/ncu_rep.py step.ncu-rep fixtures/step/raw.csv.xz fixtures/step/source.csv.xz
 """
-import lzma
 import os
-import shutil
 import subprocess
 import sys
 
+from unpack import plain
+
 REPEAT = int(os.environ.get("REPEAT", "3"))
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT = os.path.join(ROOT, "target", "bench")
 BIN = os.path.join(ROOT, "target", "release", "ncu-lint")
-os.makedirs(OUT, exist_ok=True)
-
-
-def plain(path):
-    """The file at `path`, decompressed into target/bench when xz."""
-    if not path.endswith(".xz"):
-        return path
-    parent = os.path.basename(os.path.dirname(os.path.abspath(path)))
-    out = os.path.join(OUT, f"{parent}_{os.path.basename(path)[:-3]}")
-    if not os.path.exists(out):
-        with lzma.open(path) as src, open(out, "wb") as dst:
-            shutil.copyfileobj(src, dst)
-    return out
 
 
 def best(args):

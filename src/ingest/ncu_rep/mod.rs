@@ -76,7 +76,7 @@ fn read_from(
     let mut index = 0;
     let mut unresolved = 0usize;
     let mut line_tables: HashMap<u64, LineTable> = HashMap::new();
-    let mut columns = ColumnIndex::keeping(out.needed().map(|n| n.source_columns.clone()));
+    let mut columns = ColumnIndex::keeping(|label| out.wants_source_column(label));
     // Rules that read no source-page column need no source view.
     let wants_source = out.needed().is_none_or(|n| !n.source_columns.is_empty());
     loop {

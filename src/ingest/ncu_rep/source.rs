@@ -428,11 +428,11 @@ pub fn imported_files(source: &SourceData) -> Vec<SourceFile> {
 /// results are read: most of a result's metrics are not source counters,
 /// and only the columns the rules read are kept (a GEMM's view of every
 /// column held 31 MB).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct ColumnIndex {
     known: Vec<Option<Option<u8>>>,
-    /// The columns to keep, by label; `None` keeps them all.
-    wanted: Option<rustc_hash::FxHashSet<String>>,
+    /// Whether each of [`COLUMNS`] is kept.
+    kept: Vec<bool>,
 }
 
 /// What a metric is to the source view.
@@ -444,11 +444,11 @@ enum Role {
 }
 
 impl ColumnIndex {
-    /// An index that keeps the columns `wanted` names, or all of them.
-    pub fn keeping(wanted: Option<rustc_hash::FxHashSet<String>>) -> ColumnIndex {
+    /// An index that keeps the columns whose label `wanted` accepts.
+    pub fn keeping(wanted: impl Fn(&str) -> bool) -> ColumnIndex {
         ColumnIndex {
             known: Vec::new(),
-            wanted,
+            kept: COLUMNS.iter().map(|(_, label)| wanted(label)).collect(),
         }
     }
 
@@ -468,9 +468,8 @@ impl ColumnIndex {
             } else {
                 COLUMNS
                     .iter()
-                    .position(|(m, label)| {
-                        *m == name && self.wanted.as_ref().is_none_or(|w| w.contains(*label))
-                    })
+                    .zip(&self.kept)
+                    .position(|((m, _), &kept)| *m == name && kept)
                     .map(|c| c as u8)
             }
         });
