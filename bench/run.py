@@ -16,8 +16,9 @@ files against checking them one after another, and `diff` of each file
 against itself; and one report of two pages: the raw page and the CUDA/SASS
 source page of 60 copies of the lab (the source page streamed). Last, a real
 training step (bench/step, unpacked into target/bench): its raw page with
-each source page, its details page with Nsight Compute's rule rows, and its
-102 MB report read natively, against the same targets.
+each source page, its details page with Nsight Compute's rule rows (as
+written, and three times over: 258 MB), and its 102 MB report read
+natively, against the same targets.
 """
 import json
 import os
@@ -181,6 +182,11 @@ step = {
     "details": plain(os.path.join(STEP, "details.csv.xz")),
     "report": plain(os.path.join(STEP, "step.ncu-rep.xz")),
 }
+# The step's details page three times over with fresh result IDs: a details
+# page past 200 MB whose rule rows are real ones.
+step["details_x3"] = os.path.join(OUT, "step_details_x3.csv")
+if not os.path.exists(step["details_x3"]):
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "make_large.py"), step["details"], step["details_x3"], "x3"], check=True)
 print()
 print("| real step input | size | csv pass | ncu-lint check | peak RSS (MB) | vs csv pass | python pass (s) | vs python |")
 print("| --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -188,6 +194,7 @@ for name, files in [
     ("raw + CUDA/SASS source pages", [step["raw"], step["source"]]),
     ("raw + SASS source pages", [step["raw"], step["sass"]]),
     ("details page with rule rows", [step["details"]]),
+    ("details page with rule rows, 3 copies", [step["details_x3"]]),
 ]:
     size = sum(os.path.getsize(p) for p in files) / 1e6
     floor_seconds, seconds = interleaved([[[floor, p] for p in files], [lint_args + files]])
@@ -204,7 +211,12 @@ verdicts.append(f"step .ncu-rep ({size:.0f} MB) read natively: {rss:.0f} MB: {'m
 native = summary(step["report"])
 pages = json.loads(subprocess.run(lint_args + [step["raw"], step["source"]], capture_output=True, text=True, check=True).stdout)["summary"]
 same = (native["kernels"], native["findings"]) == (pages["kernels"], pages["findings"])
-print(f"\nstep: report {native['kernels']} results, {native['findings']} findings; raw + source pages {pages['kernels']} results, {pages['findings']} findings: {'same' if same else 'DIFFERENT'}")
+once, thrice = summary(step["details"]), summary(step["details_x3"])
+tripled = (thrice["kernels"], thrice["findings"]) == (3 * once["kernels"], 3 * once["findings"])
+print(f"\nstep details x3: {thrice['kernels']} results, {thrice['findings']} findings: {'3x the page' if tripled else 'NOT 3x the page'}")
+if not tripled:
+    raise SystemExit(1)
+print(f"step: report {native['kernels']} results, {native['findings']} findings; raw + source pages {pages['kernels']} results, {pages['findings']} findings: {'same' if same else 'DIFFERENT'}")
 if not same:
     raise SystemExit(1)
 
