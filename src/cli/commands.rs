@@ -8,6 +8,7 @@ use ncu_lint::baseline::{self, Baseline};
 use ncu_lint::cuda_source::SourceSearch;
 use ncu_lint::diff::{self, Tolerance};
 use ncu_lint::ingest::IngestError;
+use ncu_lint::ingest::outline::Prefetched;
 use ncu_lint::lint::{Linted, Linter};
 use ncu_lint::report::{Context, Format, human::Style};
 use ncu_lint::rules::{self, FailOn, explain, packtest};
@@ -33,14 +34,12 @@ pub(crate) fn check(args: CheckArgs) -> miette::Result<ExitCode> {
     let outline = (!args.each && !args.input.ncu_export)
         .then(|| ncu_lint::lint::prefetch_outline(&args.files))
         .flatten();
-    let linter = setup::linter(&args.rules)?
-        .with_source_search(search)
-        .with_outline(outline);
+    let linter = setup::linter(&args.rules)?.with_source_search(search);
     let progress = Progress::for_inputs(&args.files);
     let mut linted = if args.each {
         lint_each(&linter, &args, &progress)?
     } else {
-        lint_files(&linter, &args.files, &args.input, &progress)?
+        lint_files(&linter, &args.files, &args.input, outline, &progress)?
     };
     progress.finish();
     warnings::profiler_errors(&linted.report);
@@ -85,10 +84,11 @@ fn lint_files(
     linter: &Linter,
     files: &[String],
     input: &InputOptions,
+    outline: Option<Prefetched>,
     progress: &Progress,
 ) -> miette::Result<Linted> {
     let (inputs, _unpacked) = setup::inputs(files, input)?;
-    let native = linter.lint(inputs, &mut |n| progress.results(n));
+    let native = linter.lint_with_outline(inputs, outline, &mut |n| progress.results(n));
     match native {
         Err(IngestError::Report { path, message, .. })
             if !input.ncu_export && ncu::find(input.ncu.as_deref()).is_some() =>

@@ -16,9 +16,14 @@ pub(super) fn label(result: &mut CheckResult, libraries: &[Library], keep: bool)
     // A run's findings fall on a few kernels: each name is matched once.
     let mut owner: HashMap<String, Option<usize>> = HashMap::new();
     for finding in &mut result.findings {
-        let found = *owner
-            .entry(finding.kernel_name.clone())
-            .or_insert_with(|| libraries.iter().position(|l| l.owns(&finding.kernel_name)));
+        let found = match owner.get(&finding.kernel_name) {
+            Some(&found) => found,
+            None => {
+                let found = libraries.iter().position(|l| l.owns(&finding.kernel_name));
+                owner.insert(finding.kernel_name.clone(), found);
+                found
+            }
+        };
         let Some(library) = found.map(|i| &libraries[i]) else {
             continue;
         };

@@ -36,8 +36,6 @@ pub struct Linter {
     settings: Settings,
     search: SourceSearch,
     libraries: Vec<Library>,
-    /// A source page's outline read ahead of the lint ([`prefetch_outline`]).
-    outline: std::sync::Arc<std::sync::Mutex<Option<Prefetched>>>,
 }
 
 /// Starts reading the outline of the source page among `files`, when a
@@ -77,7 +75,6 @@ impl Linter {
             settings,
             search: SourceSearch::default(),
             libraries: Vec::new(),
-            outline: std::sync::Arc::default(),
         }
     }
 
@@ -98,14 +95,6 @@ impl Linter {
     /// Looks for CUDA source as `search` says, for suppressions and output.
     pub fn with_source_search(mut self, search: SourceSearch) -> Linter {
         self.search = search;
-        self
-    }
-
-    /// Uses `outline`, read ahead, for the lint of its page.
-    pub fn with_outline(self, outline: Option<Prefetched>) -> Linter {
-        if let Ok(mut slot) = self.outline.lock() {
-            *slot = outline;
-        }
         self
     }
 
@@ -133,7 +122,17 @@ impl Linter {
         inputs: Vec<Input>,
         progress: &mut dyn FnMut(usize),
     ) -> Result<Linted, IngestError> {
-        let outline = self.outline.lock().ok().and_then(|mut slot| slot.take());
+        self.lint_with_outline(inputs, None, progress)
+    }
+
+    /// [`Self::lint`], with the outline of its source page read ahead
+    /// ([`prefetch_outline`]); an outline of another page is not used.
+    pub fn lint_with_outline(
+        &self,
+        inputs: Vec<Input>,
+        outline: Option<Prefetched>,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<Linted, IngestError> {
         let (report, result) = stream::import_and_check(inputs, &self.rules, outline, progress)?;
         Ok(self.finish(report, result))
     }

@@ -229,8 +229,9 @@ impl<'r> Tying<'r> {
         // Results no block can go to (library kernels profiled without
         // source counters, names whose blocks do not pair with their
         // results) are checked now, while the page is parsed, not after.
-        for index in 0..tying.report.kernels.len() {
-            if !tying.ties.awaits_block(&tying.report.kernels[index]) {
+        let awaiting = tying.ties.awaiting_blocks(tying.report.kernels.len());
+        for (index, awaits) in awaiting.into_iter().enumerate() {
+            if !awaits {
                 tying.check(index);
             }
         }
@@ -332,15 +333,18 @@ impl Ties {
         }
     }
 
-    /// Whether a block may be tied to `kernel`: it has an ID, and its
-    /// name's blocks pair one-to-one with its results.
-    fn awaits_block(&self, kernel: &Kernel) -> bool {
-        let name = kernel.normalized_name();
-        kernel.id.is_some()
-            && self
-                .results
-                .get(&name)
-                .is_some_and(|results| self.blocks.get(&name) == Some(&results.len()))
+    /// Which of `results` results a block may be tied to: those with an
+    /// ID whose name's blocks pair one-to-one with its results.
+    fn awaiting_blocks(&self, results: usize) -> Vec<bool> {
+        let mut awaiting = vec![false; results];
+        for (name, indexes) in &self.results {
+            if self.blocks.get(name) == Some(&indexes.len()) {
+                for &i in indexes {
+                    awaiting[i] = true;
+                }
+            }
+        }
+        awaiting
     }
 
     /// The result the `k`-th block of `name` goes to, if the name's blocks

@@ -91,7 +91,7 @@ fn render_fix(active: &ActiveRule, values: &crate::rules::finding::Values) -> Op
 
 /// Totals of one kind of access (space and operation) on one line.
 #[derive(Debug, Default, Clone)]
-struct Access {
+struct Access<'v> {
     requests: f64,
     threads: f64,
     sectors: f64,
@@ -107,11 +107,16 @@ struct Access {
     uniform: bool,
     /// Each instruction's address registers and immediate offset, where
     /// its SASS names them.
-    addresses: Vec<(String, i64)>,
+    addresses: Vec<(&'v str, i64)>,
 }
 
 /// The totals of `space`/`operation` accesses on `line`.
-fn line_access(view: &SourceView, line: u32, space: &str, operation: Option<&str>) -> Access {
+fn line_access<'v>(
+    view: &'v SourceView,
+    line: u32,
+    space: &str,
+    operation: Option<&str>,
+) -> Access<'v> {
     let col = |label: &str| view.column(label);
     let cell = |row: &crate::model::SourceRow, label: &str| {
         col(label)
@@ -156,7 +161,7 @@ fn line_access(view: &SourceView, line: u32, space: &str, operation: Option<&str
         access.instructions += 1;
         access.uniform &= *first.get_or_insert(shape) == shape;
         if let Some((base, offset)) = sass_address(&row.text) {
-            access.addresses.push((base.to_owned(), offset));
+            access.addresses.push((base, offset));
         }
     }
     access

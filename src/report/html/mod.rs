@@ -212,11 +212,7 @@ fn places_chart(groups: &[Group]) -> String {
 /// (library kernels, fixes under the worth-it threshold) are left out, as
 /// the table lists them in rank among the rest.
 fn places_caption(groups: &[Group]) -> String {
-    let notes = groups
-        .iter()
-        .filter(|g| g.is_note() && g.saved_ns.is_some_and(|ns| ns > 0.0))
-        .count();
-    match notes {
+    match notes_with_estimate(groups) {
         0 => "Estimated time saved per place (top places, over all launches)".to_owned(),
         n => format!(
             "Estimated time saved per place (top places that can fail the gate, over all launches; \
@@ -224,6 +220,14 @@ fn places_caption(groups: &[Group]) -> String {
             if n == 1 { "" } else { "s" }
         ),
     }
+}
+
+/// Groups left out of the charts though they have an estimate: notes.
+fn notes_with_estimate(groups: &[Group]) -> usize {
+    groups
+        .iter()
+        .filter(|g| g.is_note() && g.saved_ns.is_some_and(|ns| ns > 0.0))
+        .count()
 }
 
 /// Time saved by rule: each place's worth (per launch, the largest
@@ -272,10 +276,7 @@ fn rules_chart(context: &Context<'_>, groups: &[Group]) -> String {
             data: vec![("rules", rule.to_owned()), ("ns", format!("{saved:.0}"))],
         })
         .collect();
-    let caption = if groups
-        .iter()
-        .any(|g| g.is_note() && g.saved_ns.is_some_and(|ns| ns > 0.0))
-    {
+    let caption = if notes_with_estimate(groups) > 0 {
         "Estimated time saved per rule (places that can fail the gate)"
     } else {
         "Estimated time saved per rule"
