@@ -22,6 +22,7 @@ pub type PlaceKey = (String, Option<(String, u32)>);
 struct Worth {
     ns: Option<f64>,
     bytes: Option<f64>,
+    ceiling_ns: Option<f64>,
 }
 
 impl Worth {
@@ -50,10 +51,25 @@ pub struct Group {
     pub saved_ns: Option<f64>,
     /// Bytes the waste moves over all launches.
     pub bytes: Option<f64>,
+    /// Where a finding here fails the gate only by the most a fix can save
+    /// (an L1 caught the waste's re-reads as profiled), that most, over all
+    /// launches, and when it is reached.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ceiling: Option<GroupCeiling>,
     /// The worst severity.
     pub severity: Severity,
     /// The launch whose findings are worth the most (kernel index).
     pub worst_kernel: usize,
+}
+
+/// The most a fix of a place can save, where that and not the estimate
+/// decides that it fails the gate.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct GroupCeiling {
+    /// Nanoseconds over all launches.
+    pub saved_ns: f64,
+    /// When a fix saves that much.
+    pub when: String,
 }
 
 impl Group {
@@ -98,6 +114,7 @@ pub fn groups(result: &CheckResult) -> Vec<Group> {
             Worth {
                 ns: g.saved_ns,
                 bytes: g.bytes,
+                ceiling_ns: None,
             }
             .key()
         };
@@ -138,6 +155,7 @@ fn group(result: &CheckResult, indices: Vec<usize>) -> Group {
     let first = findings[0];
     let mut rules: Vec<String> = Vec::new();
     let mut launches: IndexMap<usize, Worth> = IndexMap::new();
+    let mut when: Option<String> = None;
     for f in &findings {
         if !rules.contains(&f.rule) {
             rules.push(f.rule.clone());
@@ -145,6 +163,12 @@ fn group(result: &CheckResult, indices: Vec<usize>) -> Group {
         let worth = launches.entry(f.kernel).or_default();
         worth.ns = max(worth.ns, f.estimate.saved_ns);
         worth.bytes = max(worth.bytes, f.estimate.bytes);
+        if let (Some(ceiling), Some(ns)) = (&f.estimate.ceiling, f.estimate.kernel_ns) {
+            if ceiling.held {
+                worth.ceiling_ns = max(worth.ceiling_ns, Some(ceiling.speedup * ns));
+                when.get_or_insert_with(|| ceiling.when.clone());
+            }
+        }
     }
     let total = |pick: fn(&Worth) -> Option<f64>| {
         launches
@@ -169,6 +193,9 @@ fn group(result: &CheckResult, indices: Vec<usize>) -> Group {
         launches: launches.len(),
         saved_ns: total(|w| w.ns),
         bytes: total(|w| w.bytes),
+        ceiling: total(|w| w.ceiling_ns)
+            .zip(when)
+            .map(|(saved_ns, when)| GroupCeiling { saved_ns, when }),
         severity: findings
             .iter()
             .map(|f| f.severity)

@@ -66,5 +66,6 @@ fn estimate(kernel_ns: Option<f64>, percent: Option<f64>) -> Estimate {
         saved_ns: kernel_ns.zip(speedup).map(|(ns, s)| ns * s),
         bytes: None,
         basis: speedup.map(|_| "Nsight Compute's estimated speedup".to_owned()),
+        ceiling: None,
     }
 }

@@ -1,7 +1,9 @@
 //! The stable JSON document of `ncu-lint check --format json`:
 //! `{"version": 1, "findings": [...], "groups": [...], "skipped": [...],
 //! "coverage": {...}, "summary": {...}}`. Each finding carries its `impact`
-//! (`kernel_ns`, `speedup`, `saved_ns`, `bytes`; `null` without a duration);
+//! (`kernel_ns`, `speedup`, `saved_ns`, `bytes`, and `speedup_ceiling` where
+//! the estimate counts on an L1 that caught the waste's re-reads; `null`
+//! without a duration);
 //! `groups` gather the findings of one kernel at one place, ranked by
 //! `saved_ns`, and `summary.profile_ns` is the GPU time of all results;
 //! `coverage` says what the report holds and, when rules were skipped, the
@@ -75,6 +77,11 @@ struct GroupJson {
     saved_ns: Option<f64>,
     bytes: Option<f64>,
     severity: Severity,
+    /// Where the place fails the gate only by the most a fix can save (the
+    /// L1 caught the waste's re-reads as profiled): that most, over all
+    /// launches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ceiling_ns: Option<f64>,
 }
 
 impl From<Group> for GroupJson {
@@ -89,6 +96,7 @@ impl From<Group> for GroupJson {
             saved_ns: g.saved_ns,
             bytes: g.bytes,
             severity: g.severity,
+            ceiling_ns: g.ceiling.map(|c| c.saved_ns),
         }
     }
 }
@@ -100,6 +108,10 @@ struct ImpactJson {
     speedup: Option<f64>,
     saved_ns: Option<f64>,
     bytes: Option<f64>,
+    /// The most a fix can save where `speedup` counts on what the profiled
+    /// run happened to do (an L1 that caught the waste's re-reads).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    speedup_ceiling: Option<f64>,
 }
 
 /// The export row a finding was read from: which profile, when several
@@ -165,6 +177,7 @@ impl<'a> FindingJson<'a> {
                 speedup: f.estimate.speedup,
                 saved_ns: f.estimate.saved_ns,
                 bytes: f.estimate.bytes,
+                speedup_ceiling: f.estimate.ceiling.as_ref().map(|c| c.speedup),
             }),
         }
     }

@@ -110,13 +110,20 @@ fn impact_text(active: &ActiveRule) -> String {
     if let Some(least) = active.params.get(super::pack::MIN_SPEEDUP) {
         let _ = writeln!(
             out,
-            "A finding whose speedup is under min_speedup = {least} of its kernel is a note.",
+            "A finding whose speedup (or its ceiling, where it has one) is under min_speedup = {least} of its kernel is a note.",
         );
     }
     for impact in &active.rule.impact {
         let _ = writeln!(out, "{}:", impact.name);
         if let Some(speedup) = &impact.speedup_text {
             let _ = writeln!(out, "  speedup = {speedup}");
+        }
+        if let Some(ceiling) = &impact.ceiling {
+            let _ = writeln!(
+                out,
+                "  at most, {}: {} (the worth threshold judges this)",
+                ceiling.when, ceiling.speedup_text
+            );
         }
         if impact.bytes.is_some() {
             let _ = writeln!(out, "  (and the bytes it wastes, for ranking)");
@@ -150,6 +157,7 @@ pub fn to_json(active: &ActiveRule) -> Json {
         "impact": rule.impact.iter().map(|i| json!({
             "name": i.name,
             "speedup": i.speedup_text,
+            "ceiling": i.ceiling.as_ref().map(|c| json!({"speedup": c.speedup_text, "when": c.when})),
             "why": i.why,
             "inputs": i.inputs.iter().map(|(k, c)| (k.clone(), json!(c.iter().map(candidate_text).collect::<Vec<_>>()))).collect::<serde_json::Map<_, _>>(),
         })).collect::<Vec<_>>(),

@@ -117,6 +117,23 @@ pub struct Estimate {
     /// Which of the rule's impact estimates was used.
     #[serde(skip)]
     pub basis: Option<String>,
+    /// The most a fix can save, where the estimate counts on what the
+    /// profiled run happened to do; the worth threshold judges it.
+    pub ceiling: Option<Ceiling>,
+}
+
+/// The most a fix can save, and when (`[rule.impact.ceiling]`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Ceiling {
+    /// The share of the kernel's time, 0 to 1, at least the estimate's.
+    pub speedup: f64,
+    /// When a fix saves that much.
+    #[serde(skip)]
+    pub when: String,
+    /// Whether the ceiling, not the estimate, kept the finding at or over
+    /// its rule's worth threshold.
+    #[serde(skip)]
+    pub held: bool,
 }
 
 impl Estimate {
@@ -128,6 +145,11 @@ impl Estimate {
             saved_ns: self.saved_ns.map(|s| s * share),
             bytes: self.bytes.map(|b| b * share),
             basis: self.basis.clone(),
+            ceiling: self.ceiling.as_ref().map(|c| Ceiling {
+                speedup: c.speedup * share,
+                when: c.when.clone(),
+                held: c.held,
+            }),
         }
     }
 }

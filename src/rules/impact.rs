@@ -6,7 +6,7 @@
 
 use super::engine::{Context, resolve};
 use super::expr::Outcome;
-use super::finding::Estimate;
+use super::finding::{Ceiling, Estimate};
 use super::pack::{Candidate, Impact, MIN_SPEEDUP};
 use super::{ActiveRule, Finding, Severity, template};
 use crate::model::Kernel;
@@ -62,6 +62,14 @@ pub(super) fn estimate(
             .as_ref()
             .and_then(|b| number(b.eval(&lookup)))
             .map(|b| b.max(0.0));
+        estimate.ceiling = impact.ceiling.as_ref().and_then(|c| {
+            let share = number(c.speedup.eval(&lookup))?.clamp(0.0, 1.0);
+            Some(Ceiling {
+                speedup: share.max(estimate.speedup.unwrap_or(0.0)),
+                when: c.when.clone(),
+                held: false,
+            })
+        });
         estimate.basis = Some(impact.name.clone());
         break;
     }
@@ -86,7 +94,9 @@ fn inputs<'i>(
 }
 
 /// Lowers a finding worth less than its rule's `min_speedup` of its kernel
-/// to a note, saying so.
+/// to a note, saying so. Where the estimate counts on what the profiled run
+/// happened to do (an L1 that caught the waste's re-reads), the most a fix
+/// can save is judged instead, and the message gives both.
 pub(super) fn apply_threshold(finding: &mut Finding, active: &ActiveRule) {
     let (Some(speedup), Some(&least)) = (finding.estimate.speedup, active.params.get(MIN_SPEEDUP))
     else {
@@ -95,8 +105,23 @@ pub(super) fn apply_threshold(finding: &mut Finding, active: &ActiveRule) {
     if speedup >= least || finding.severity == Severity::Note {
         return;
     }
-    finding.severity = Severity::Note;
     let percent = |share: f64| template::format_number(share, template::Format::Percent(1));
+    if let Some(ceiling) = finding
+        .estimate
+        .ceiling
+        .as_mut()
+        .filter(|c| c.speedup >= least)
+    {
+        ceiling.held = true;
+        finding.message.push_str(&format!(
+            " (a fix is worth about {} of the kernel's time as profiled; up to {} {})",
+            percent(speedup),
+            percent(ceiling.speedup),
+            ceiling.when
+        ));
+        return;
+    }
+    finding.severity = Severity::Note;
     finding.message.push_str(&format!(
         " (a fix is worth about {} of the kernel's time, under the {} worth failing for)",
         percent(speedup),

@@ -189,11 +189,26 @@ pub struct Impact {
     pub speedup_text: Option<String>,
     /// The bytes the waste moves, for ranking where there is no duration.
     pub bytes: Option<Expr>,
+    /// The most a fix can save, where `speedup` counts on what the
+    /// profiled run happened to do; the worth threshold judges it.
+    pub ceiling: Option<Ceiling>,
     /// Why the formula measures the cost, shown by `explain`.
     pub why: String,
     /// The Nsight Compute sections its inputs come from (`ncu-lint
     /// profile` collects them).
     pub sections: Vec<String>,
+}
+
+/// The most a fix can save (`[rule.impact.ceiling]`): an expression of the
+/// share of the kernel's time, and when it is reached.
+#[derive(Debug, Clone)]
+pub struct Ceiling {
+    /// The share of the kernel's time, over the same names as `speedup`.
+    pub speedup: Expr,
+    /// That expression as written.
+    pub speedup_text: String,
+    /// When a fix saves that much ("where the L1 does not catch ...").
+    pub when: String,
 }
 
 /// The memory-model analysis of a rule's findings (`rules/diagnose.rs`).

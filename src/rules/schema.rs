@@ -238,9 +238,20 @@ pub(super) struct RawImpact {
     #[serde(default)]
     pub(super) bytes: Option<Spanned<String>>,
     #[serde(default)]
+    pub(super) ceiling: Option<RawCeiling>,
+    #[serde(default)]
     pub(super) why: String,
     #[serde(default)]
     pub(super) sections: Vec<String>,
+}
+
+/// The most a fix can save where the estimate counts on something the
+/// profiled run happened to do (`ceiling = { speedup, when }`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawCeiling {
+    pub(super) speedup: Spanned<String>,
+    pub(super) when: String,
 }
 
 /// A fix computed from a finding's values (`[[rule.fix]]`).

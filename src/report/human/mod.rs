@@ -16,10 +16,10 @@ use std::io;
 
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
-use super::{Context, Emitter, summary_line};
+use super::{Context, Emitter, summary_line, units};
 use crate::coverage::{Coverage, skip_lines};
 use crate::diff::DiffResult;
-use crate::triage::{Group, groups};
+use crate::triage::{Group, GroupCeiling, groups};
 use diagnostic::FindingDiagnostic;
 
 /// How the report is drawn.
@@ -77,6 +77,9 @@ pub fn render(context: &Context<'_>, style: Style) -> String {
         out.push_str(&table::render(&shown, result.profile_ns(), style));
         out.push('\n');
     }
+    if let Some(line) = ceiling_line(&shown) {
+        let _ = writeln!(out, "{line}\n");
+    }
     let handler = handler(style);
     for (rank, group) in shown.iter().enumerate() {
         group_details(&mut out, context, &handler, rank + 1, group, style);
@@ -98,6 +101,35 @@ pub fn render(context: &Context<'_>, style: Style) -> String {
         let _ = writeln!(out, "{line}");
     }
     out
+}
+
+/// The places whose estimate is under their worth threshold but whose most
+/// (where the L1 does not catch what it caught as profiled) is over it:
+/// they fail the gate by that most, and the table ranks them by the first.
+fn ceiling_line(shown: &[&Group]) -> Option<String> {
+    let held: Vec<(usize, &GroupCeiling)> = shown
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| !g.is_note())
+        .filter_map(|(i, g)| Some((i + 1, g.ceiling.as_ref()?)))
+        .collect();
+    let (_, first) = held.first()?;
+    let ranks: Vec<String> = held.iter().map(|(rank, _)| format!("#{rank}")).collect();
+    let most: Vec<String> = held
+        .iter()
+        .map(|(_, c)| units::duration(c.saved_ns))
+        .collect();
+    let (rank, fail) = if held.len() == 1 {
+        ("ranks", "fails")
+    } else {
+        ("rank", "fail")
+    };
+    Some(format!(
+        "{} {rank} by what a fix saves as profiled and {fail} the gate by what it saves {}: up to {}",
+        ranks.join(", "),
+        first.when,
+        most.join(", ")
+    ))
 }
 
 fn handler(style: Style) -> GraphicalReportHandler {

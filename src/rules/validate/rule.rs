@@ -13,8 +13,8 @@ use crate::model::Form;
 use crate::rules::error::ProblemKind;
 use crate::rules::expr::{self, Type};
 use crate::rules::pack::{
-    Analysis, Candidate, Docs, Downgrade, Fix, Impact, LineSpec, MIN_SPEEDUP, Param, Quantity,
-    Rule, Scope, Severity, Variant,
+    Analysis, Candidate, Ceiling, Docs, Downgrade, Fix, Impact, LineSpec, MIN_SPEEDUP, Param,
+    Quantity, Rule, Scope, Severity, Variant,
 };
 use crate::rules::schema::{
     RawCc, RawDocs, RawDowngrade, RawFix, RawImpact, RawLines, RawParam, RawQuantity, RawRule,
@@ -309,12 +309,21 @@ impl Validator<'_> {
             Some(b) => Some(self.expression(b, &names, Type::Number)?),
             None => None,
         };
+        let ceiling = match &raw.ceiling {
+            Some(c) => Some(Ceiling {
+                speedup: self.expression(&c.speedup, &names, Type::Number)?,
+                speedup_text: c.speedup.get_ref().clone(),
+                when: c.when.clone(),
+            }),
+            None => None,
+        };
         Some(Impact {
             name: raw.name.get_ref().clone(),
             inputs,
             speedup,
             speedup_text: raw.speedup.as_ref().map(|s| s.get_ref().clone()),
             bytes,
+            ceiling,
             why: raw.why.clone(),
             sections: raw.sections.clone(),
         })
