@@ -142,7 +142,7 @@ fn groups_hold_every_finding_once_ranked_and_their_sums_add_up() {
         }
         let sum: f64 = per_launch.values().sum();
         assert!(
-            (sum - g["saved_ns"].as_f64().unwrap()).abs() < 1e-6 * sum,
+            (sum - g["saved_ns"].as_f64().unwrap()).abs() <= 1e-6 * sum,
             "{g}"
         );
     }
@@ -177,9 +177,10 @@ fn a_short_kernels_small_waste_is_a_note_and_a_large_one_a_warning() {
             "{f}"
         );
     }
-    // register_nospill runs 6.6 µs on the H200; its scattered loads, with
-    // the memory system past the latency knee, cost a tenth of it: a
-    // warning.
+    // register_nospill runs 6.6 µs on the H200; the L1 served 74% of its
+    // scattered loads' sectors, the re-reads of what they waste, so as
+    // profiled a fix saves nothing; where the L1 does not catch them they
+    // cost a tenth of it: a warning that says both.
     let lab = json(&[&fixture("lab/raw.csv.xz")]);
     let large = lab["findings"]
         .as_array()
@@ -194,7 +195,39 @@ fn a_short_kernels_small_waste_is_a_note_and_a_large_one_a_warning() {
         .unwrap();
     assert_eq!(large["severity"], "warning");
     assert!(large["impact"]["kernel_ns"].as_f64().unwrap() < 10_000.0);
-    assert!(large["impact"]["speedup"].as_f64().unwrap() > 0.05);
+    assert!(
+        large["impact"]["speedup"].as_f64().unwrap() < 0.01,
+        "{large}"
+    );
+    assert!(
+        large["impact"]["speedup_ceiling"].as_f64().unwrap() > 0.05,
+        "{large}"
+    );
+    let message = large["message"].as_str().unwrap();
+    assert!(
+        message.contains("as profiled; up to") && message.contains("where the L1 does not catch"),
+        "{message}"
+    );
+    let group = lab["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["kernel"] == "register_nospill")
+        .unwrap();
+    let ceiling_ns = group["ceiling_ns"].as_f64().unwrap();
+    assert!(
+        ceiling_ns > group["saved_ns"].as_f64().unwrap() && ceiling_ns > 500.0,
+        "{group}"
+    );
+    let text = stdout(&ncu_lint(&[
+        "check",
+        "--no-config",
+        &fixture("lab/raw.csv.xz"),
+    ]));
+    assert!(
+        text.contains("rank by what a fix saves as profiled and fail the gate by what it saves where the L1 does not catch"),
+        "{text}"
+    );
     // The threshold is a parameter: lowered, the small one is a warning.
     let out = ncu_lint(&[
         "check",
