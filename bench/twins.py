@@ -3,8 +3,8 @@
 
     cargo build --release && python3 bench/twins.py [FIXTURE_DIR]
 
-Each wasteful kernel of fixtures/twins/twins.cu (and heldout.cu, the held-out
-set, never used to set the models) was launched right before its fixed twin
+Each wasteful kernel of fixtures/twins/twins.cu (and heldout.cu and
+cached.cu, the held-out sets, never used to set the models) was launched right before its fixed twin
 (the same work with the waste removed), so results 2k and 2k+1 of each report
 are a pair. The measured saving is the difference of their median durations
 over twenty runs of the whole sequence that collected only the duration,
@@ -101,7 +101,7 @@ def lint(raw, source):
     return saved, duration
 
 
-SETS = ["twins", "heldout"]
+SETS = ["twins", "heldout", "cached"]
 
 
 def fmt(ns):
