@@ -321,6 +321,25 @@ fn explain_shows_each_rules_impact_formula() {
         assert!(text.contains("  speedup = "), "{rule}: {text}");
         assert!(text.contains("min_speedup = 0.01"), "{rule}: {text}");
     }
+    // The global rules' served-traffic estimates name their ceiling, and the
+    // JSON form carries it.
+    for rule in ["global-load-efficiency", "sector-waste"] {
+        let text = stdout(&ncu_lint(&["explain", "--no-config", rule]));
+        assert!(
+            text.contains("  at most, where the L1 does not catch re-reads of the wasted sectors"),
+            "{rule}: {text}"
+        );
+        let json: Value = serde_json::from_str(&stdout(&ncu_lint(&[
+            "explain",
+            "--no-config",
+            "--format",
+            "json",
+            rule,
+        ])))
+        .unwrap();
+        let first = &json["impact"][0];
+        assert!(first["ceiling"]["speedup"].is_string(), "{rule}: {first}");
+    }
 }
 
 #[test]
