@@ -84,6 +84,11 @@ fn a_load_triton_splits_per_element_is_read_as_the_threads_elements() {
     assert_eq!(values["used_share"], 0.5, "{values}");
     let fix = even["fix"].as_str().unwrap();
     assert!(fix.contains("one element in 2, 8 bytes apart"), "{fix}");
+    // And it says how that meets the kernel's per-instruction efficiency.
+    assert!(
+        fix.contains("uses 4 of every 16 bytes it moves, as the efficiency above counts"),
+        "{fix}"
+    );
     // Natively the report holds opcodes, not addresses: no combination is
     // claimed.
     for f in of(
