@@ -10,6 +10,7 @@
 use indexmap::IndexMap;
 
 use crate::model::kernel_name;
+use crate::rules::finding::Name;
 use crate::rules::{CheckResult, Finding, Location, Severity};
 
 /// A place: the kernel's normalised name and its CUDA line (file, line),
@@ -69,7 +70,7 @@ pub struct GroupCeiling {
     /// Nanoseconds over all launches.
     pub saved_ns: f64,
     /// When a fix saves that much.
-    pub when: String,
+    pub when: Name,
 }
 
 impl Group {
@@ -155,7 +156,7 @@ fn group(result: &CheckResult, indices: Vec<usize>) -> Group {
     let first = findings[0];
     let mut rules: Vec<String> = Vec::new();
     let mut launches: IndexMap<usize, Worth> = IndexMap::new();
-    let mut when: Option<String> = None;
+    let mut when: Option<Name> = None;
     for f in &findings {
         if !rules.contains(&f.rule) {
             rules.push(f.rule.clone());

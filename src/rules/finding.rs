@@ -127,9 +127,9 @@ pub struct Estimate {
 pub struct Ceiling {
     /// The share of the kernel's time, 0 to 1, at least the estimate's.
     pub speedup: f64,
-    /// When a fix saves that much.
+    /// When a fix saves that much (the rule's text, shared).
     #[serde(skip)]
-    pub when: String,
+    pub when: Name,
     /// Whether the ceiling, not the estimate, kept the finding at or over
     /// its rule's worth threshold.
     #[serde(skip)]

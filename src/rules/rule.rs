@@ -207,8 +207,9 @@ pub struct Ceiling {
     pub speedup: Expr,
     /// That expression as written.
     pub speedup_text: String,
-    /// When a fix saves that much ("where the L1 does not catch ...").
-    pub when: String,
+    /// When a fix saves that much ("where the L1 does not catch ..."),
+    /// shared by every finding that carries the ceiling.
+    pub when: std::sync::Arc<str>,
 }
 
 /// The memory-model analysis of a rule's findings (`rules/diagnose.rs`).

@@ -313,7 +313,7 @@ impl Validator<'_> {
             Some(c) => Some(Ceiling {
                 speedup: self.expression(&c.speedup, &names, Type::Number)?,
                 speedup_text: c.speedup.get_ref().clone(),
-                when: c.when.clone(),
+                when: c.when.as_str().into(),
             }),
             None => None,
         };
