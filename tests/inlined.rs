@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{fixture, ncu_lint, stderr};
+use common::{check_json, fixture, ncu_lint, stderr};
 use ncu_lint::model::{Report, kernel_name};
 
 fn import(paths: &[String]) -> Report {
@@ -377,4 +377,36 @@ fn natively_a_header_line_names_the_kernel_line_that_calls_it() {
         "{call}"
     );
     assert_eq!(call["line"], 24);
+}
+
+#[test]
+fn the_inlined_kernels_findings_are_exactly_expected_and_fail_the_gate() {
+    // fixtures/inline/EXPECTED.tsv: sum_rows walks a row per thread on 16
+    // blocks (its busy L1s spend 32 wavefronts on each request), so a fix
+    // is worth most of it; tile_transpose reads a tile down a column.
+    let text = std::fs::read_to_string(fixture("inline/EXPECTED.tsv")).unwrap();
+    for paths in [pages("inline", "inline"), vec![report("inline", "inline")]] {
+        let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+        let doc = check_json(&paths);
+        for row in text.lines().skip(1) {
+            let cells: Vec<&str> = row.split('\t').collect();
+            let (kernel, expected) = (cells[0], cells[1]);
+            let warned: std::collections::BTreeSet<&str> = doc["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|f| {
+                    kernel_name::normalize(f["kernel"]["name"].as_str().unwrap())
+                        .starts_with(&format!("{kernel}("))
+                        && f["severity"] != "note"
+                })
+                .map(|f| f["rule"].as_str().unwrap())
+                .collect();
+            let want: std::collections::BTreeSet<&str> = match expected {
+                "-" => Default::default(),
+                list => list.split(',').collect(),
+            };
+            assert_eq!(warned, want, "{kernel} ({paths:?})");
+        }
+    }
 }

@@ -44,13 +44,44 @@ fn expected() -> Expected {
     Expected { rules, lines }
 }
 
+/// Lab findings that measured fixes show are worth under the 1% a gate
+/// fails for: found, and notes. Each is the class of a twin in
+/// fixtures/twins whose fix was measured on the same H200.
+const WORTH_LITTLE: [(u64, &str, &str); 6] = [
+    // twins.cu load_misaligned: 12.5 us, the aligned twin 0.0 us faster.
+    (4, "sector-waste", "a load one float off a 32-byte boundary"),
+    // cached.cu aos3_all: every field of 12-byte structures, one load each:
+    // the fix measured -0.5 us (the L1 serves the other fields' sectors).
+    (
+        22,
+        "global-load-efficiency",
+        "loads 12 bytes apart whose other fields later loads read",
+    ),
+    (22, "sector-waste", "the same loads' sectors"),
+    (
+        23,
+        "global-load-efficiency",
+        "the same loads without spills",
+    ),
+    (23, "sector-waste", "the same loads' sectors"),
+    // cached.cu misaligned_double: a misaligned sector the next load reads
+    // again, measured 0.2 us of 17.5.
+    (
+        21,
+        "sector-waste",
+        "loads shifted by one float per step, each sector read again by the next",
+    ),
+];
+
+/// The rules that found something on each lab kernel, at any severity.
 fn found(result: &CheckResult) -> BTreeMap<u64, BTreeSet<String>> {
+    found_at(result, Severity::Note)
+}
+
+/// The rules with a finding at `least` or worse on each lab kernel.
+fn found_at(result: &CheckResult, least: Severity) -> BTreeMap<u64, BTreeSet<String>> {
     let mut out: BTreeMap<u64, BTreeSet<String>> = (0..26).map(|i| (i, BTreeSet::new())).collect();
-    for f in result
-        .findings
-        .iter()
-        .filter(|f| f.severity >= Severity::Warning)
-    {
+    for f in result.findings.iter().filter(|f| f.severity >= least) {
         out.entry(f.kernel_id.unwrap())
             .or_default()
             .insert(f.rule.clone());
@@ -58,10 +89,32 @@ fn found(result: &CheckResult) -> BTreeMap<u64, BTreeSet<String>> {
     out
 }
 
+/// EXPECTED.tsv's findings, less those that measured fixes show to be
+/// worth little where the estimate says so (under the 1% a gate fails for).
+fn worth_failing_for(result: &CheckResult) -> BTreeMap<u64, BTreeSet<String>> {
+    let mut expected = expected().rules;
+    for (id, rule, _) in WORTH_LITTLE {
+        let little = result.findings.iter().any(|f| {
+            f.kernel_id == Some(id)
+                && f.rule == rule
+                && f.estimate.speedup.is_some_and(|s| s < 0.01)
+        });
+        if little {
+            expected.get_mut(&id).unwrap().remove(rule);
+        }
+    }
+    expected
+}
+
 fn assert_expected(paths: &[&str]) {
     let result = run(paths);
     assert_eq!(result.kernels, 26);
     assert_eq!(found(&result), expected().rules, "{paths:?}");
+    assert_eq!(
+        found_at(&result, Severity::Warning),
+        worth_failing_for(&result),
+        "{paths:?}"
+    );
     assert!(result.skipped.is_empty(), "{paths:?}: {:?}", result.skipped);
 }
 
@@ -404,10 +457,26 @@ fn json_output_is_stable() {
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["version"], 1);
     assert_eq!(json["summary"]["kernels"], 26);
-    assert_eq!(
-        json["summary"]["by_severity"]["warning"],
-        json["summary"]["findings"]
-    );
+    // The notes are the lab findings that measured fixes show are worth
+    // little (WORTH_LITTLE); every other finding fails the gate.
+    let notes: BTreeSet<(u64, String)> = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] == "note")
+        .map(|f| {
+            (
+                f["kernel"]["id"].as_u64().unwrap(),
+                f["rule"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let little: BTreeSet<(u64, String)> = WORTH_LITTLE
+        .iter()
+        .map(|(id, rule, _)| (*id, (*rule).to_owned()))
+        .filter(|(id, _)| *id != 21)
+        .collect();
+    assert_eq!(notes, little);
     let first = &json["findings"][0];
     for key in [
         "rule", "severity", "kernel", "location", "message", "values", "export",

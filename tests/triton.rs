@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{fixture, ncu_lint, stderr};
+use common::{first_finding, fixture, ncu_lint, stderr};
 
 /// The findings of `check --format json` on `paths`.
 fn findings(paths: &[String]) -> Vec<serde_json::Value> {
@@ -140,17 +140,7 @@ fn a_kernel_inductor_generated_names_its_source_nodes_and_aten_ops() {
         &report,
     ]);
     let doc: serde_json::Value = serde_json::from_slice(&mapped.stdout).unwrap();
-    let rotary = doc["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| {
-            f["kernel"]["name"]
-                .as_str()
-                .unwrap()
-                .starts_with("triton_poi_fused_add_mul_neg_select_slice_backward")
-        })
-        .unwrap();
+    let rotary = first_finding(&doc, "triton_poi_fused_add_mul_neg_select_slice_backward");
     let inductor = &rotary["kernel"]["inductor"];
     let aten: Vec<&str> = inductor["aten"]
         .as_array()

@@ -7,7 +7,7 @@
 use super::engine::{Context, resolve};
 use super::expr::Outcome;
 use super::finding::{Ceiling, Estimate};
-use super::pack::{Candidate, Impact, MIN_SPEEDUP};
+use super::pack::{CEILING_GATES, Candidate, Impact, MIN_SPEEDUP};
 use super::{ActiveRule, Finding, Severity, template};
 use crate::model::Kernel;
 
@@ -95,8 +95,9 @@ fn inputs<'i>(
 
 /// Lowers a finding worth less than its rule's `min_speedup` of its kernel
 /// to a note, saying so. Where the estimate counts on what the profiled run
-/// happened to do (an L1 that caught the waste's re-reads), the most a fix
-/// can save is judged instead, and the message gives both.
+/// happened to do (an L1 that caught the waste's re-reads), the message
+/// gives the most a fix can save too; that most keeps the finding at its
+/// severity only where the rule's `ceiling_gates` is 1.
 pub(super) fn apply_threshold(finding: &mut Finding, active: &ActiveRule) {
     let (Some(speedup), Some(&least)) = (finding.estimate.speedup, active.params.get(MIN_SPEEDUP))
     else {
@@ -106,25 +107,35 @@ pub(super) fn apply_threshold(finding: &mut Finding, active: &ActiveRule) {
         return;
     }
     let percent = |share: f64| template::format_number(share, template::Format::Percent(1));
-    if let Some(ceiling) = finding
+    let gates = active.params.get(CEILING_GATES).is_some_and(|&g| g >= 1.0);
+    let ceiling = finding
         .estimate
         .ceiling
         .as_mut()
-        .filter(|c| c.speedup >= least)
-    {
-        ceiling.held = true;
-        finding.message.push_str(&format!(
-            " (a fix is worth about {} of the kernel's time as profiled; up to {} {})",
+        .filter(|c| c.speedup >= least);
+    match ceiling {
+        Some(ceiling) if gates => {
+            ceiling.held = true;
+            finding.message.push_str(&format!(
+                " (a fix is worth about {} of the kernel's time as profiled; up to {} {})",
+                percent(speedup),
+                percent(ceiling.speedup),
+                ceiling.when
+            ));
+            return;
+        }
+        Some(ceiling) => finding.message.push_str(&format!(
+            " (a fix is worth about {} of the kernel's time as profiled, under the {} worth failing for; up to {} {})",
             percent(speedup),
+            percent(least),
             percent(ceiling.speedup),
             ceiling.when
-        ));
-        return;
+        )),
+        None => finding.message.push_str(&format!(
+            " (a fix is worth about {} of the kernel's time, under the {} worth failing for)",
+            percent(speedup),
+            percent(least)
+        )),
     }
     finding.severity = Severity::Note;
-    finding.message.push_str(&format!(
-        " (a fix is worth about {} of the kernel's time, under the {} worth failing for)",
-        percent(speedup),
-        percent(least)
-    ));
 }

@@ -38,6 +38,10 @@ pub use super::severity::Severity;
 /// The parameter that holds a rule's worth-it threshold: a finding whose
 /// estimated speedup is below it is a note.
 pub const MIN_SPEEDUP: &str = "min_speedup";
+
+/// The parameter that lets an estimate's ceiling, not only the estimate,
+/// decide that a finding is worth failing a gate (1), or shows it only (0).
+pub const CEILING_GATES: &str = "ceiling_gates";
 pub use super::validate::load_pack;
 
 /// A validated pack.

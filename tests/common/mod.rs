@@ -62,6 +62,17 @@ pub fn check_json(files: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// The first finding of `doc` (check's JSON) on a kernel whose name
+/// starts with `prefix`.
+pub fn first_finding<'d>(doc: &'d serde_json::Value, prefix: &str) -> &'d serde_json::Value {
+    doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["kernel"]["name"].as_str().unwrap().starts_with(prefix))
+        .unwrap_or_else(|| panic!("no finding on {prefix}"))
+}
+
 /// Standard output as text.
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()

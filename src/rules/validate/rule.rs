@@ -13,8 +13,8 @@ use crate::model::Form;
 use crate::rules::error::ProblemKind;
 use crate::rules::expr::{self, Type};
 use crate::rules::pack::{
-    Analysis, Candidate, Ceiling, Docs, Downgrade, Fix, Impact, LineSpec, MIN_SPEEDUP, Param,
-    Quantity, Rule, Scope, Severity, Variant,
+    Analysis, CEILING_GATES, Candidate, Ceiling, Docs, Downgrade, Fix, Impact, LineSpec,
+    MIN_SPEEDUP, Param, Quantity, Rule, Scope, Severity, Variant,
 };
 use crate::rules::schema::{
     RawCc, RawDocs, RawDowngrade, RawFix, RawImpact, RawLines, RawParam, RawQuantity, RawRule,
@@ -65,6 +65,15 @@ impl Validator<'_> {
                 Param {
                     default: pack.min_speedup,
                     description: "Estimated share of the kernel's time below which a finding is a note, not worth failing a gate.".to_owned(),
+                },
+            );
+        }
+        if impact.iter().any(|i| i.ceiling.is_some()) && !params.contains_key(CEILING_GATES) {
+            params.insert(
+                CEILING_GATES.to_owned(),
+                Param {
+                    default: 0.0,
+                    description: "1 to fail the gate where the most a fix can save (the estimate's ceiling) reaches min_speedup though the estimate does not; 0 shows the ceiling only, as measured fixes support the estimate.".to_owned(),
                 },
             );
         }
