@@ -69,4 +69,19 @@ if run_check "fixtures/packs/bad_syntax.toml" warning; then
 fi
 [ "$(output exit-code)" = 2 ] || fail "a bad input should give exit-code 2"
 
+# The diff step: launch.cu's fixed build (the same findings, a grid over
+# the whole GPU) against the build before it.
+: > "$GITHUB_OUTPUT"
+export GITHUB_STEP_SUMMARY="$work/summary.md"
+INPUT_FILES="fixtures/twins/launch_fixed.raw.csv.xz" INPUT_COMPARE_TO="fixtures/twins/launch.raw.csv.xz" \
+  INPUT_FAIL_ON_SLOWER="10" INPUT_DIFF="$work/diff.md" bash action/diff.sh \
+  || fail "the fixed build is faster; --fail-on-slower should pass"
+[ "$(output diff)" = "$work/diff.md" ] || fail "no diff output"
+grep -q '| `stream_scale` | 3 |' "$GITHUB_STEP_SUMMARY" || fail "the job summary holds no time table"
+# Reversed, stream_scale is 12x slower than 10% allows: the step fails.
+if INPUT_FILES="fixtures/twins/launch.raw.csv.xz" INPUT_COMPARE_TO="fixtures/twins/launch_fixed.raw.csv.xz" \
+  INPUT_FAIL_ON_SLOWER="10" INPUT_DIFF="$work/diff.md" bash action/diff.sh; then
+  fail "a kernel 12x slower should fail --fail-on-slower 10"
+fi
+
 echo "ci: action: install and check steps behave ($results SARIF results on the lab)"

@@ -1,7 +1,8 @@
 //! Profile-to-profile comparison: kernels matched by name and launch order,
 //! then per kernel the findings that are new, the findings fixed, and the
 //! change in each rule's deciding quantity, judged against a tolerance with
-//! a relative and an absolute part.
+//! a relative and an absolute part; and each kernel's measured time beside
+//! what the fixes were estimated to save ([`crate::timing`]).
 
 use std::collections::BTreeMap;
 
@@ -10,6 +11,7 @@ use indexmap::IndexMap;
 use crate::model::Report;
 use crate::rules::finding::{Measure, Name};
 use crate::rules::{CheckResult, FailOn, Finding, Location, Place, by_kernel};
+use crate::timing::{self, Timing};
 use crate::triage::groups;
 
 /// How much worse a quantity may get before it is a regression: by more
@@ -98,6 +100,8 @@ pub struct DiffResult {
     pub only_head: Vec<String>,
     /// Places whose estimated time to gain moved beyond the tolerance.
     pub groups: Vec<GroupChange>,
+    /// Each kernel's measured time in both profiles.
+    pub timing: Option<Timing>,
 }
 
 /// How many findings and quantities a diff found changed.
@@ -146,12 +150,14 @@ impl KernelDiff {
 
 impl DiffResult {
     /// Whether the head profile is worse: a new finding that fails at
-    /// `fail_on`, a quantity's regression, or more time to gain at a place.
+    /// `fail_on`, a quantity's regression, more time to gain at a place, or
+    /// a kernel slower than the gate on time allows.
     pub fn failed(&self, fail_on: FailOn) -> bool {
         self.kernels.iter().any(|k| {
             k.changes.iter().any(|c| c.regression)
                 || k.new.iter().any(|f| fail_on.fails(f.severity))
         }) || self.groups.iter().any(|g| g.regression)
+            || self.timing.as_ref().is_some_and(Timing::failed)
     }
 }
 
@@ -175,6 +181,7 @@ pub fn diff(
     base: (&Report, &CheckResult),
     head: (&Report, &CheckResult),
     tolerance: Tolerance,
+    time: timing::Settings,
 ) -> DiffResult {
     let base_keys = launch_keys(base.0);
     let head_keys = launch_keys(head.0);
@@ -215,6 +222,7 @@ pub fn diff(
         .map(|(i, _)| base.0.kernels[i].name.clone())
         .collect();
     result.groups = group_changes(base.1, head.1, tolerance);
+    result.timing = Some(timing::timing(base, head, time));
     result
 }
 

@@ -46,5 +46,6 @@ pub mod ncu;
 pub mod report;
 pub mod rules;
 pub mod suppress;
+pub mod timing;
 pub mod triage;
 pub mod value;

@@ -17,9 +17,8 @@
 
 mod common;
 
-use common::{check_json, fixture};
+use common::{check_json, fixture, xz_text};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::io::Read;
 
 const WITHIN: f64 = 1.5;
 const NEAR: f64 = 0.02;
@@ -79,10 +78,7 @@ const DISAGREE: [(&str, &str, &str); 10] = [
 ];
 
 fn csv_rows(relative: &str) -> Vec<csv::StringRecord> {
-    let mut text = String::new();
-    xz2::read::XzDecoder::new(std::fs::File::open(fixture(relative)).unwrap())
-        .read_to_string(&mut text)
-        .unwrap();
+    let text = xz_text(&fixture(relative));
     csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)

@@ -144,6 +144,14 @@ pub(crate) struct DiffArgs {
     /// The least severity of a new finding that fails the run.
     #[arg(long, value_enum)]
     pub(crate) fail_on: Option<FailOn>,
+    /// A kernel's change of time under this percentage of its base time is
+    /// no measurable change (raised to what repeated launches of it show).
+    #[arg(long, value_name = "PCT", default_value_t = 3.0, value_parser = percent)]
+    pub(crate) noise: f64,
+    /// Fail the run when a kernel got slower by more than PCT percent of its
+    /// base time (and more than the noise).
+    #[arg(long, value_name = "PCT", value_parser = percent)]
+    pub(crate) fail_on_slower: Option<f64>,
     /// Export files of the base profile.
     #[arg(required = true)]
     pub(crate) base: Vec<String>,
@@ -283,4 +291,14 @@ pub(crate) enum ColorChoice {
 pub(crate) enum DumpFormat {
     Json,
     Text,
+}
+
+/// A percentage: a number from 0 up (`5`, `2.5`).
+fn percent(text: &str) -> Result<f64, String> {
+    match text.trim_end_matches('%').parse::<f64>() {
+        Ok(pct) if pct.is_finite() && pct >= 0.0 => Ok(pct),
+        _ => Err(format!(
+            "`{text}` is not a percentage (a number from 0 up, as 5 or 2.5)"
+        )),
+    }
 }

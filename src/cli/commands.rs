@@ -233,10 +233,15 @@ pub(crate) fn diff(args: DiffArgs) -> miette::Result<ExitCode> {
         absolute: args.tolerance_abs,
         absolute_ns: args.tolerance_ns,
     };
+    let time = ncu_lint::timing::Settings {
+        noise: args.noise / 100.0,
+        fail_slower: args.fail_on_slower.map(|pct| pct / 100.0),
+    };
     let result = diff::diff(
         (&base.report, &base.result),
         (&head.report, &head.result),
         tolerance,
+        time,
     );
     let format = match args.format {
         DiffFormat::Human => Format::Human,

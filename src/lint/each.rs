@@ -82,6 +82,8 @@ fn join(into: &mut (Report, CheckResult), (mut report, mut result): (Report, Che
     // Joined reports' kernels follow each other; so do their times.
     checked.kernel_ns.resize(kernels, None);
     checked.kernel_ns.append(&mut result.kernel_ns);
+    checked.sm_clock_hz.resize(kernels, None);
+    checked.sm_clock_hz.append(&mut result.sm_clock_hz);
     joined.files.append(&mut report.files);
     joined.kernels.append(&mut report.kernels);
     for (key, value) in report.session {

@@ -13,6 +13,10 @@ use serde::Serialize;
 
 use crate::value::Value;
 
+/// The metric of the SM clock a kernel ran at: what a profile's clock
+/// control decided, and what durations compare by.
+pub const SM_CLOCK: &str = "sm__cycles_elapsed.avg.per_second";
+
 /// Everything imported from one or more export files of one report.
 #[derive(Debug, Default, Clone)]
 pub struct Report {
@@ -195,6 +199,11 @@ impl Kernel {
     /// The numeric value of a metric, if present and a number.
     pub fn number(&self, key: &str) -> Option<f64> {
         self.metrics.get(key).and_then(|m| m.value.as_number())
+    }
+
+    /// The SM clock the kernel ran at (Hz), where the export has it.
+    pub fn sm_clock_hz(&self) -> Option<f64> {
+        self.number(SM_CLOCK)
     }
 }
 

@@ -214,8 +214,13 @@ pub fn write_json(context: &Context<'_>, out: &mut dyn Write) -> io::Result<()> 
 }
 
 /// A diff as JSON: `{"version": 1, "kernels": [...], "only_base": [...],
-/// "only_head": [...], "groups": [...]}`; `groups` are the places whose
-/// estimated time to gain moved (`base_ns`, `head_ns`, `regression`).
+/// "only_head": [...], "groups": [...], "timing": {...}}`; `groups` are the
+/// places whose estimated time to gain moved (`base_ns`, `head_ns`,
+/// `regression`); `timing` has each kernel's durations in both profiles
+/// (`kernels[]`: `base` and `head` with `count`, `total_ns`, `median_ns`;
+/// `saved_ns`, `noise`, `verdict`, `estimated_ns`, `agrees`,
+/// `launch_changes`), the two profiles' conditions, what differs
+/// (`differences`) and the totals (`summary`).
 fn diff_json(result: &DiffResult) -> serde_json::Value {
     let finding = |f: &Finding| serde_json::json!({"rule": f.rule, "severity": f.severity, "place": f.place().to_string(), "message": f.message});
     serde_json::json!({
@@ -232,5 +237,6 @@ fn diff_json(result: &DiffResult) -> serde_json::Value {
         "only_base": result.only_base,
         "only_head": result.only_head,
         "groups": result.groups,
+        "timing": result.timing,
     })
 }

@@ -8,6 +8,7 @@ use super::units::{duration, share};
 use super::{Context, Emitter, count_by_severity, format_number};
 use crate::diff::DiffResult;
 use crate::rules::CheckResult;
+use crate::timing::{Timing, words};
 use crate::triage::{Group, groups};
 
 /// A Markdown summary.
@@ -101,13 +102,59 @@ fn groups_table(result: &CheckResult, groups: &[&Group]) -> String {
     out
 }
 
+/// Each kernel's time in both profiles, as a table, and the sentences on
+/// the conditions and the totals.
+fn render_timing(timing: &Timing) -> String {
+    let mut out = String::from(
+        "| kernel | launches | base | head | saved | estimated | agrees |\n| --- | ---: | ---: | ---: | --- | ---: | --- |\n",
+    );
+    for k in &timing.kernels {
+        let (estimated, agrees) = words::estimate(k);
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} | {} | {estimated} | {agrees} |",
+            cell(&k.kernel),
+            words::launches(k),
+            words::total(k.base.as_ref()),
+            words::total(k.head.as_ref()),
+            words::saved(k)
+        );
+    }
+    out.push('\n');
+    for k in timing
+        .kernels
+        .iter()
+        .filter(|k| !k.launch_changes.is_empty())
+    {
+        let _ = writeln!(
+            out,
+            "- `{}`: {}",
+            cell(&k.kernel),
+            k.launch_changes.join(", ")
+        );
+    }
+    for sentence in words::conditions(timing)
+        .into_iter()
+        .chain(words::summary(timing))
+    {
+        let _ = writeln!(out, "- {sentence}");
+    }
+    out.push('\n');
+    out
+}
+
 fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
 
-/// A diff as Markdown for a pull-request comment.
+/// A diff as Markdown for a pull-request comment: the time each kernel
+/// took before and after, beside what its fixes were estimated to save,
+/// then the findings that changed.
 fn render_diff(result: &DiffResult) -> String {
     let mut out = String::from("## ncu-lint diff\n\n");
+    if let Some(timing) = &result.timing {
+        out.push_str(&render_timing(timing));
+    }
     if result.kernels.is_empty() && result.groups.is_empty() {
         out.push_str("No new findings and no regressions.\n");
         return out;

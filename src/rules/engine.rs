@@ -123,6 +123,10 @@ impl<'r> Checker<'r> {
             self.result.kernel_ns.resize(index + 1, None);
         }
         self.result.kernel_ns[index] = kernel_ns;
+        if self.result.sm_clock_hz.len() <= index {
+            self.result.sm_clock_hz.resize(index + 1, None);
+        }
+        self.result.sm_clock_hz[index] = kernel.sm_clock_hz();
         for active in self.rules {
             let rule = &active.rule;
             if !rule.forms.is_empty() && !rule.forms.iter().any(|f| self.forms.contains(f)) {
@@ -219,6 +223,7 @@ pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
         source_columns.extend(sum_columns(&spec.weight));
         source_rows.push(row_use(&spec.weight));
     }
+    keys.insert(crate::model::SM_CLOCK.to_owned());
     crate::ingest::Needed {
         keys,
         source_columns,

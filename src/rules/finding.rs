@@ -180,6 +180,8 @@ pub struct CheckResult {
     pub measures: Vec<Measure>,
     /// Each kernel's GPU time in nanoseconds, by kernel index, where known.
     pub kernel_ns: Vec<Option<f64>>,
+    /// The SM clock each kernel ran at (Hz), by kernel index, where known.
+    pub sm_clock_hz: Vec<Option<f64>>,
 }
 
 impl CheckResult {

@@ -73,6 +73,15 @@ pub fn first_finding<'d>(doc: &'d serde_json::Value, prefix: &str) -> &'d serde_
         .unwrap_or_else(|| panic!("no finding on {prefix}"))
 }
 
+/// The text of an xz-compressed file.
+pub fn xz_text(path: &str) -> String {
+    let mut text = String::new();
+    xz2::read::XzDecoder::new(std::fs::File::open(path).unwrap())
+        .read_to_string(&mut text)
+        .unwrap();
+    text
+}
+
 /// Standard output as text.
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()

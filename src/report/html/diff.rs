@@ -5,10 +5,12 @@
 
 use std::fmt::Write as _;
 
+use super::chart::{self, Bar};
 use super::{PAGE_END, escape, file_name, page_start};
 use crate::diff::{DiffResult, GroupChange, KernelDiff};
 use crate::report::format_number;
 use crate::report::units::duration;
+use crate::timing::{Timing, words};
 
 /// The whole page.
 pub fn render(diff: &DiffResult) -> String {
@@ -23,6 +25,9 @@ pub fn render(diff: &DiffResult) -> String {
          <span id=\"worse-count\">{worse}</span> regression(s)</p>\n</header>",
         diff.kernels.len()
     );
+    if let Some(timing) = &diff.timing {
+        out.push_str(&timing_section(timing));
+    }
     if diff.kernels.is_empty() && diff.groups.is_empty() {
         out.push_str("<p id=\"no-change\">No new findings and no regressions.</p>\n");
     }
@@ -54,6 +59,66 @@ pub fn render(diff: &DiffResult) -> String {
         out.push_str("</ul>\n</section>\n");
     }
     out.push_str(PAGE_END);
+    out
+}
+
+/// Each kernel's time before and after: a chart of both, a table with the
+/// estimates beside the time saved, the conditions and the totals.
+fn timing_section(timing: &Timing) -> String {
+    let mut bars = Vec::new();
+    for k in &timing.kernels {
+        for (side, launches) in [("base", &k.base), ("head", &k.head)] {
+            let Some(ns) = launches.as_ref().and_then(|l| l.total_ns) else {
+                continue;
+            };
+            bars.push(Bar {
+                label: format!("{} · {side}", k.kernel),
+                value: ns,
+                shown: duration(ns),
+                title: format!("{} ({side}): {}", k.name, duration(ns)),
+                data: vec![("side", side.to_owned())],
+            });
+        }
+    }
+    let mut out = String::from("<section id=\"timing\">\n<h2>Time per kernel</h2>\n");
+    out.push_str(&chart::bars(
+        "time-chart",
+        "Each kernel's time over its launches, before (base) and after (head)",
+        &bars,
+    ));
+    out.push_str(
+        "<table id=\"time-table\">\n<thead><tr><th>kernel</th><th>launches</th><th>base</th><th>head</th>\
+         <th>saved</th><th>estimated</th><th>agrees</th></tr></thead>\n<tbody>\n",
+    );
+    for k in &timing.kernels {
+        let (estimated, agrees) = words::estimate(k);
+        let _ = writeln!(
+            out,
+            "<tr class=\"{:?}\"><td class=\"kernel\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+             <td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+            k.verdict,
+            escape(&k.kernel),
+            escape(&words::launches(k)),
+            words::total(k.base.as_ref()),
+            words::total(k.head.as_ref()),
+            escape(&words::saved(k)),
+            estimated,
+            agrees
+        );
+    }
+    out.push_str("</tbody>\n</table>\n<ul class=\"timing-summary\">\n");
+    let launch_changes = timing
+        .kernels
+        .iter()
+        .filter(|k| !k.launch_changes.is_empty())
+        .map(|k| format!("{}: {}", k.kernel, k.launch_changes.join(", ")));
+    for sentence in launch_changes
+        .chain(words::conditions(timing))
+        .chain(words::summary(timing))
+    {
+        let _ = writeln!(out, "<li>{}</li>", escape(&sentence));
+    }
+    out.push_str("</ul>\n</section>\n");
     out
 }
 
