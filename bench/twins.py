@@ -6,7 +6,7 @@
 Two kinds of twin set live in fixtures/twins. In twins.cu (and heldout.cu
 and cached.cu, held out) each wasteful kernel was launched right before its
 fixed twin, so results 2k and 2k+1 of each report are a pair. rows.cu (and
-rows_heldout.cu, held out, and launch.cu) was built twice, as is and with
+rows_heldout.cu, held out) and launch.cu were built twice, as is and with
 -DFIXED, so each kernel keeps its name, grid and work: result k of SET pairs
 with result k of SET_fixed, and the durations come from processes named SET
 and SET_fixed run alternately (SET.durations.raw.csv).
@@ -14,9 +14,11 @@ and SET_fixed run alternately (SET.durations.raw.csv).
 The measured saving is the difference of the two kernels' median durations
 over the runs that collected only the duration; the estimate is what
 `ncu-lint check` says a fix of the wasteful kernel is worth (its places
-added up, as the ranking adds them); Nsight Compute's own estimate is the
-largest Estimated Speedup of its memory rules for the same kernel (details
-page) times its duration. An estimate agrees with a measured saving when it
+added up, as the ranking adds them): the memory pack's for the memory sets,
+and for launch.cu the launch rule each fix addresses; Nsight Compute's own
+estimate is the largest Estimated Speedup of its memory rules (launch and
+occupancy rules for launch.cu) for the same kernel (details page) times its
+duration. An estimate agrees with a measured saving when it
 is within 1.5x of it, or within 2% of the kernel's time of it (a fix that
 made the kernel slower saved nothing). A model that always says 0 fails
 every fix that saves more than 2%. Prints a Markdown table and each set's
@@ -37,16 +39,19 @@ BINARY = os.path.join(ROOT, "target", "release", "ncu-lint")
 # Extra arguments for `check` (NCU_LINT_ARGS="--no-default-rules --rules
 # rules/memory.toml" tries an edited pack without a rebuild).
 EXTRA = shlex.split(os.environ.get("NCU_LINT_ARGS", ""))
-# Nsight Compute's rules for the causes the twins hold.
-NCU_RULES = {"UncoalescedGlobalAccess", "UncoalescedSharedAccess", "SharedMemoryConflicts"}
+# Nsight Compute's rules for the causes the twins hold: memory access, and
+# launch configuration and occupancy.
+NCU_MEMORY = {"UncoalescedGlobalAccess", "UncoalescedSharedAccess", "SharedMemoryConflicts"}
+NCU_LAUNCH = {"LaunchConfiguration", "AchievedOccupancy", "TheoreticalOccupancy"}
 WITHIN = 1.5
 NEAR = 0.02  # of the kernel's time
 
 # Sets of pairs launched side by side in one program, and sets built twice.
 PAIRED = ["twins", "heldout", "cached"]
-BUILT_TWICE = ["rows", "rows_heldout"]
-# Launch faults: no pack estimates them yet, so they are shown, not judged.
-SHOWN = ["launch"]
+BUILT_TWICE = ["rows", "rows_heldout", "launch"]
+# The launch set's fixes each address one launch rule: its estimate is
+# judged (the memory pack's, and other launch rules', are other fixes).
+LAUNCH_TARGETS = {"stream_scale": "small-grid", "wave_tail": "tail-wave", "occupancy_gather": "occupancy-limit"}
 
 
 def rows(path):
@@ -108,14 +113,14 @@ def results(path):
     return len(rows(path)) - 2
 
 
-def ncu_estimates(path):
-    """Largest memory-rule speedup (percent) per result ID."""
+def ncu_estimates(path, rules):
+    """Largest speedup (percent) of Nsight Compute's `rules` per result ID."""
     table = rows(path)
     header = table[0]
     idx = {h: i for i, h in enumerate(header)}
     best = {}
     for r in table[1:]:
-        if len(r) < len(header) or r[idx["Rule Name"]] not in NCU_RULES:
+        if len(r) < len(header) or r[idx["Rule Name"]] not in rules:
             continue
         speedup = r[idx["Estimated Speedup"]].replace(",", "")
         if speedup:
@@ -124,12 +129,14 @@ def ncu_estimates(path):
     return best
 
 
-def lint(raw, source):
-    """What `check` says a fix of each result is worth, and its duration:
-    as the ranking counts it, the largest estimate among the findings of one
-    launch at one place, added up over the launch's places."""
+def lint(raw, source, rules, only=None):
+    """What `check` with `rules` (a --select or --ignore) says a fix of each
+    result is worth, and its duration: as the ranking counts it, the largest
+    estimate among the findings of one launch at one place, added up over
+    the launch's places; `only` maps a kernel's short name to the one rule
+    whose estimate counts."""
     out = subprocess.run(
-        [BINARY, "check", "--no-config", "--format", "json", "--fail-on", "never", *EXTRA, raw, source],
+        [BINARY, "check", "--no-config", "--format", "json", "--fail-on", "never", *rules, *EXTRA, raw, source],
         capture_output=True, text=True, check=True)
     doc = json.loads(out.stdout)
     best, duration = {}, {}
@@ -137,6 +144,9 @@ def lint(raw, source):
         rid = finding["kernel"]["id"]
         impact = finding.get("impact") or {}
         duration[rid] = impact.get("kernel_ns")
+        short = finding["kernel"]["name"].split("(")[0]
+        if only is not None and only.get(short) != finding["rule"]:
+            continue
         where = finding.get("location") or {}
         place = (rid, where.get("file"), where.get("line"))
         best[place] = max(best.get(place, 0.0), impact.get("saved_ns") or 0.0)
@@ -166,7 +176,7 @@ def verdict(estimate, real, kernel_ns):
     return ratio if agrees(estimate, real, kernel_ns) else f"**{ratio}** off"
 
 
-def judge(name, pairs, saved, profiled, ncu, judged=True):
+def judge(name, pairs, saved, profiled, ncu):
     """Prints one table row per pair (bad name, bad ns, fixed ns, result ID);
     returns (agree, agree_ncu, closer, total)."""
     agree, agree_ncu, closer, total = 0, 0, 0, 0
@@ -177,8 +187,6 @@ def judge(name, pairs, saved, profiled, ncu, judged=True):
         short = bad.split("(")[0]
         print(f"| {name} | {short} | {fmt(bad_ns)} | {fmt(real)} ({real / bad_ns:.0%}) | {fmt(ours)} | "
               f"{verdict(ours, real, bad_ns)} | {fmt(theirs)} | {verdict(theirs, real, bad_ns)} |")
-        if not judged:
-            continue
         total += 1
         agree += agrees(ours, real, bad_ns)
         agree_ncu += theirs is not None and agrees(theirs, real, bad_ns)
@@ -210,14 +218,13 @@ def main():
     print("| set | twin | duration | measured saving | ncu-lint estimate | agrees | Nsight Compute estimate | agrees |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     summary = []
-    for name in PAIRED + BUILT_TWICE + SHOWN:
+    for name in PAIRED + BUILT_TWICE:
         pairs, raw, source = (paired_set if name in PAIRED else built_twice_set)(name)
-        saved, profiled = lint(raw, source)
-        ncu = ncu_estimates(os.path.join(DIR, f"{name}.details.csv.xz"))
-        judged = name not in SHOWN
-        result = judge(name, pairs, saved, profiled, ncu, judged)
-        if judged:
-            summary.append((name, *result))
+        launch = name == "launch"
+        rules = ["--select", "launch/*"] if launch else ["--ignore", "launch/*"]
+        saved, profiled = lint(raw, source, rules, LAUNCH_TARGETS if launch else None)
+        ncu = ncu_estimates(os.path.join(DIR, f"{name}.details.csv.xz"), NCU_LAUNCH if launch else NCU_MEMORY)
+        summary.append((name, *judge(name, pairs, saved, profiled, ncu)))
     print()
     for name, agree, agree_ncu, closer, total in summary:
         print(f"{name}: {agree} of {total} estimates agree with the measured saving (within {WITHIN}x, "

@@ -222,7 +222,21 @@ pub fn diff(
         .map(|(i, _)| base.0.kernels[i].name.clone())
         .collect();
     result.groups = group_changes(base.1, head.1, tolerance);
-    result.timing = Some(timing::timing(base, head, time));
+    let improved = result
+        .kernels
+        .iter()
+        .flat_map(|k| {
+            let name = crate::model::kernel_name::normalize(&k.name);
+            let fixed = k.fixed.iter().map(|f| f.rule.clone());
+            let better = k
+                .changes
+                .iter()
+                .filter(|c| !c.regression)
+                .map(|c| c.rule.clone());
+            fixed.chain(better).map(move |rule| (name.clone(), rule))
+        })
+        .collect();
+    result.timing = Some(timing::timing(base, head, &improved, time));
     result
 }
 

@@ -77,6 +77,7 @@ pub fn apply(result: &mut CheckResult, report: &Report, sources: &CudaSource<'_>
     for ((file, line), rules) in unused {
         result.findings.push(Finding {
             rule: UNUSED.to_owned(),
+            cause: "ncu-lint".into(),
             library: None,
             severity: Severity::Note,
             kernel: usize::MAX,

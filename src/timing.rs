@@ -6,10 +6,13 @@
 //! (GPU, ncu version, clock control, the SM clock the kernels ran at) are
 //! compared too.
 
+use std::collections::HashSet;
+
 use indexmap::IndexMap;
 
 use crate::model::{Kernel, Report, kernel_name};
 use crate::rules::CheckResult;
+use crate::rules::finding::Name;
 use crate::triage::groups;
 
 /// How a change of duration is judged.
@@ -271,20 +274,44 @@ fn launch_changes(base: &[&Kernel], head: &[&Kernel]) -> Vec<String> {
 }
 
 /// What `check` estimated, from the base profile, that a kernel's fixed and
-/// improved places save: each place's estimate less what is left of it.
-fn estimates(base: &CheckResult, head: &CheckResult) -> IndexMap<String, f64> {
+/// improved places save: each place's estimate less what is left of it,
+/// where the place is gone or one of its rules' findings was fixed or its
+/// deciding quantity improved (`improved`: normalised kernel name and rule).
+/// Causes' estimates are alternative fixes, not parts of one (a small grid
+/// spread over the GPU, or its strided loads coalesced): a kernel's estimate
+/// is its largest cause's.
+fn estimates(
+    base: &CheckResult,
+    head: &CheckResult,
+    improved: &HashSet<(String, String)>,
+) -> IndexMap<String, f64> {
     let left: IndexMap<_, f64> = groups(head)
         .into_iter()
         .filter_map(|g| Some((g.key(), g.saved_ns?)))
         .collect();
-    let mut out: IndexMap<String, f64> = IndexMap::new();
+    let mut by_pack: IndexMap<(String, Name), f64> = IndexMap::new();
     for group in groups(base) {
         let Some(before) = group.saved_ns else {
             continue;
         };
         let key = group.key();
+        let fixed = match left.get(&key) {
+            None => true,
+            Some(_) => group
+                .rules
+                .iter()
+                .any(|rule| improved.contains(&(key.0.clone(), rule.clone()))),
+        };
+        if !fixed {
+            continue;
+        }
         let after = left.get(&key).copied().unwrap_or(0.0);
-        *out.entry(key.0).or_default() += (before - after).max(0.0);
+        *by_pack.entry((key.0, key.2)).or_default() += (before - after).max(0.0);
+    }
+    let mut out: IndexMap<String, f64> = IndexMap::new();
+    for ((kernel, _), ns) in by_pack {
+        let best = out.entry(kernel).or_default();
+        *best = best.max(ns);
     }
     out
 }
@@ -343,14 +370,17 @@ fn differences(base: &Conditions, head: &Conditions) -> Vec<String> {
     out
 }
 
-/// Each kernel's time across the base and head profiles.
+/// Each kernel's time across the base and head profiles; `improved` names
+/// the (normalised kernel name, rule) pairs whose findings were fixed or
+/// whose deciding quantity got better.
 pub fn timing(
     base: (&Report, &CheckResult),
     head: (&Report, &CheckResult),
+    improved: &HashSet<(String, String)>,
     settings: Settings,
 ) -> Timing {
     let (base_names, head_names) = (by_name(base.0), by_name(head.0));
-    let estimated = estimates(base.1, head.1);
+    let estimated = estimates(base.1, head.1, improved);
     let mut kernels = Vec::new();
     let mut summary = Summary::default();
     for (name, head_indices) in &head_names {

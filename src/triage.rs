@@ -1,6 +1,7 @@
-//! Findings gathered for triage: one [`Group`] per kernel name and place
-//! (CUDA line, else the kernel), whatever the launch count and however many
-//! rules fire there, ranked by what a fix is worth across the profile.
+//! Findings gathered for triage: one [`Group`] per kernel name, place
+//! (CUDA line, else the kernel) and cause, whatever the launch count and
+//! however many rules of that cause fire there, ranked by what a fix is
+//! worth across the profile.
 //!
 //! A group's worth adds up over its launches; within one launch the rules
 //! that fire at one place are views of one cause (a strided load is both low
@@ -13,9 +14,10 @@ use crate::model::kernel_name;
 use crate::rules::finding::Name;
 use crate::rules::{CheckResult, Finding, Location, Severity};
 
-/// A place: the kernel's normalised name and its CUDA line (file, line),
-/// `None` for the kernel as a whole.
-pub type PlaceKey = (String, Option<(String, u32)>);
+/// A place: the kernel's normalised name, its CUDA line (file, line),
+/// `None` for the kernel as a whole, and the cause whose rules fire there
+/// (a small grid and a strided load at one kernel are two).
+pub type PlaceKey = (String, Option<(String, u32)>, Name);
 
 /// What the findings of one launch at one place are worth: the largest
 /// estimate among them, of time and of bytes.
@@ -42,6 +44,9 @@ pub struct Group {
     pub name: String,
     /// The CUDA line, or `None` for findings about the kernel as a whole.
     pub location: Option<Location>,
+    /// The cause its rules' findings are views of.
+    #[serde(skip)]
+    pub cause: Name,
     /// The rules that fire here, in order of first finding.
     pub rules: Vec<String>,
     /// Launches (profile results) with a finding here.
@@ -77,7 +82,7 @@ impl Group {
     /// The place the group is at, as profiles are compared by.
     pub fn key(&self) -> PlaceKey {
         let line = self.location.as_ref().map(|l| (l.file.clone(), l.line));
-        (kernel_name::normalize(&self.name), line)
+        (kernel_name::normalize(&self.name), line, self.cause.clone())
     }
 
     /// Whether every finding is a note: below what is worth a failing gate.
@@ -102,7 +107,11 @@ pub fn groups(result: &CheckResult) -> Vec<Group> {
     for (i, finding) in result.findings.iter().enumerate() {
         let place = finding.location.as_ref().map(|l| (l.file.clone(), l.line));
         by_place
-            .entry((kernel_name::normalize(&finding.kernel_name), place))
+            .entry((
+                kernel_name::normalize(&finding.kernel_name),
+                place,
+                finding.cause.clone(),
+            ))
             .or_default()
             .push(i);
     }
@@ -190,6 +199,7 @@ fn group(result: &CheckResult, indices: Vec<usize>) -> Group {
         kernel: kernel_name::short(&first.kernel_name),
         name: first.kernel_name.clone(),
         location: first.location.clone(),
+        cause: first.cause.clone(),
         rules,
         launches: launches.len(),
         saved_ns: total(|w| w.ns),

@@ -303,9 +303,14 @@ fn rules_and_explain() {
     assert!(text.lines().any(|l| l.starts_with("shared-bank-conflict")
         && l.contains("warning")
         && l.contains("memory")));
-    assert_eq!(text.lines().count(), 6);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("small-grid") && l.contains("warning") && l.contains("launch"))
+    );
+    // Six memory rules and three launch rules.
+    assert_eq!(text.lines().count(), 9);
     let out = ncu_lint(&["rules", "--no-config", "--severity", "sector-waste=off"]);
-    assert_eq!(stdout(&out).lines().count(), 5);
+    assert_eq!(stdout(&out).lines().count(), 8);
 
     let out = ncu_lint(&["explain", "--no-config", "shared-bank-conflict"]);
     let text = stdout(&out);

@@ -323,7 +323,13 @@ fn no_local_memory_instructions_run_spill_and_local_rules_without_spill_counters
 fn local_memory_without_a_spill_counter_is_a_note_and_spills_stay_unknown() {
     // ncu 2020.2: curand states in local memory, 168 million local
     // instructions, and no way to tell spills from arrays.
-    let (code, doc) = check_json(&[page(&report("02_"), "raw")]);
+    // The memory pack's notes do not fail (the launch pack finds initRNG's
+    // 107 registers holding it to a third of the warps).
+    let (code, doc) = check_json(&[
+        "--ignore".to_owned(),
+        "launch/*".to_owned(),
+        page(&report("02_"), "raw"),
+    ]);
     assert_eq!(code, 0, "notes do not fail");
     assert_eq!(skipped(&doc, "register-spill"), 2);
     let notes = findings(&doc, "local-memory");

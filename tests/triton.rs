@@ -250,9 +250,18 @@ fn library_kernels_are_labelled_notes_unless_kept() {
 #[test]
 fn a_kernels_places_add_up_to_at_most_its_estimate() {
     // The rotary backward holds waste on 8 lines: each line carries its
-    // share, not the kernel's whole estimate.
+    // share, not the kernel's whole estimate. (The memory pack's: the launch
+    // pack's causes are other fixes of the same time.)
     for paths in both_ways("compiled").into_iter().chain(both_ways("triton")) {
-        let mut args = vec!["check", "--no-config", "--format", "json", "--all"];
+        let mut args = vec![
+            "check",
+            "--no-config",
+            "--format",
+            "json",
+            "--all",
+            "--ignore",
+            "launch/*",
+        ];
         args.extend(paths.iter().map(String::as_str));
         let doc: serde_json::Value = serde_json::from_slice(&ncu_lint(&args).stdout).unwrap();
         let found = doc["findings"].as_array().unwrap();

@@ -237,7 +237,7 @@ pub(crate) struct RuleOptions {
     /// A rule pack file, or a directory of packs, in addition to the default pack.
     #[arg(long = "rules", value_name = "PATH")]
     pub(crate) packs: Vec<PathBuf>,
-    /// Leave the built-in memory pack out.
+    /// Leave the built-in packs (memory, launch) out.
     #[arg(long)]
     pub(crate) no_default_rules: bool,
     /// The configuration file [default: ncu-lint.toml here or in a directory above].

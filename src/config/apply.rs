@@ -1,7 +1,7 @@
 //! Settings applied to the rules of the loaded packs: selection, severities
 //! and parameters; a setting that names no rule or parameter is an error.
 
-use super::{ConfigError, SettingOrigin, Settings, problem};
+use super::{ConfigError, Pattern, SettingOrigin, Settings, problem};
 use crate::rules::ActiveRule;
 use crate::rules::error::{PackProblem, ProblemKind};
 
@@ -19,20 +19,22 @@ impl Settings {
         }
         Ok(rules
             .into_iter()
-            .filter(|rule| self.selects(&rule.rule.id))
+            .filter(|rule| self.selects(&rule.rule.id, &rule.rule.pack))
             .filter_map(|rule| self.adjust(rule))
             .collect())
     }
 
     /// Whether a pack rule runs: selected (all but `ncu/*` when nothing
-    /// is) and not ignored.
-    fn selects(&self, id: &str) -> bool {
+    /// is) and not ignored, by its id or by `pack/id` (`launch/*`).
+    fn selects(&self, id: &str, pack: &str) -> bool {
+        let in_pack = format!("{pack}/{id}");
+        let named = |p: &Pattern| p.matches(id) || p.matches(&in_pack);
         let selected = if self.select.is_empty() {
             !id.starts_with("ncu/")
         } else {
-            self.select.iter().any(|p| p.matches(id))
+            self.select.iter().any(named)
         };
-        selected && !self.ignore.iter().any(|p| p.matches(id))
+        selected && !self.ignore.iter().any(named)
     }
 
     /// The rule at its configured severity and parameters; `None` when

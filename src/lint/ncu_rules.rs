@@ -33,6 +33,7 @@ pub(super) fn findings(
             }
             out.push(Finding {
                 rule: id,
+                cause: "ncu".into(),
                 library: None,
                 severity,
                 kernel: index,

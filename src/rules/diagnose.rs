@@ -55,21 +55,21 @@ pub const ROW_USES: [(&str, &str); 2] = [
 /// taken as the width of its accesses.
 const DOMINANT_WIDTH: f64 = 0.9;
 
-/// Adds the cause's values to `finding` and renders its fix.
+/// Adds the cause's values to `finding`, where its rule names an analysis,
+/// and renders its fix from them and the rule's own values.
 pub(super) fn apply(kernel: &Kernel, active: &ActiveRule, finding: &mut Finding, names: &Names) {
-    let Some(analysis) = active.rule.analysis else {
-        return;
-    };
-    let line = finding
-        .location
-        .as_ref()
-        .and_then(|l| Some((kernel.source.as_ref()?, l.line)));
-    let model = match analysis {
-        Analysis::Shared => shared(kernel, finding, line),
-        global => global_access(kernel, finding, line, global),
-    };
-    for (name, value) in model {
-        finding.values.insert(names.get(name), value);
+    if let Some(analysis) = active.rule.analysis {
+        let line = finding
+            .location
+            .as_ref()
+            .and_then(|l| Some((kernel.source.as_ref()?, l.line)));
+        let model = match analysis {
+            Analysis::Shared => shared(kernel, finding, line),
+            global => global_access(kernel, finding, line, global),
+        };
+        for (name, value) in model {
+            finding.values.insert(names.get(name), value);
+        }
     }
     finding.fix = render_fix(active, &finding.values);
 }
@@ -389,6 +389,7 @@ mod tests {
         Finding {
             library: None,
             rule: "r".into(),
+            cause: "p".into(),
             severity: crate::rules::Severity::Warning,
             kernel: 0,
             kernel_id: None,

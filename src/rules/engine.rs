@@ -401,6 +401,7 @@ fn findings(
     let (severity, message) = severity_and_message(active, variant, &values);
     let mut base = Finding {
         rule: rule.id.clone(),
+        cause: names.get(&rule.cause),
         library: None,
         severity,
         kernel: index,

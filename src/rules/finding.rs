@@ -72,6 +72,10 @@ pub struct Instruction {
 pub struct Finding {
     /// The rule id.
     pub rule: String,
+    /// The cause the rule's findings are views of (`cause` in the pack, its
+    /// name by default): findings of different causes at one place are
+    /// counted apart (a small grid and a strided load), not as one.
+    pub cause: Name,
     /// The library the kernel belongs to, where it is one users do not
     /// write (`[[library]]` in the pack).
     pub library: Option<String>,

@@ -36,8 +36,10 @@ pub use pack::{Library, Pack, Rule, load_pack};
 pub use severity::{FailOn, Severity};
 
 /// The packs built into the binary: (path in the repository, text).
-pub const BUILTIN: [(&str, &str); 1] =
-    [("rules/memory.toml", include_str!("../../rules/memory.toml"))];
+pub const BUILTIN: [(&str, &str); 2] = [
+    ("rules/memory.toml", include_str!("../../rules/memory.toml")),
+    ("rules/launch.toml", include_str!("../../rules/launch.toml")),
+];
 
 /// Why rule packs could not be loaded.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]

@@ -134,6 +134,10 @@ pub struct Rule {
     pub title: String,
     /// The pack it came from.
     pub pack: String,
+    /// The cause its findings are views of: findings of rules with one
+    /// cause at one place count once (low load efficiency and wasted
+    /// sectors of one strided load); the pack's name unless it says.
+    pub cause: String,
     /// Default severity.
     pub severity: Severity,
     /// What findings point at.

@@ -76,6 +76,8 @@ pub(super) struct RawRule {
     #[serde(default)]
     pub(super) scope: Option<Spanned<String>>,
     #[serde(default)]
+    pub(super) cause: Option<Spanned<String>>,
+    #[serde(default)]
     pub(super) params: IndexMap<String, Spanned<RawParam>>,
     #[serde(default)]
     pub(super) inputs: IndexMap<String, Spanned<Vec<RawCandidate>>>,

@@ -64,6 +64,8 @@ impl Expr {
                     ("min", [a, b]) => Outcome::number(a.min(*b)),
                     ("max", [a, b]) => Outcome::number(a.max(*b)),
                     ("abs", [a]) => Outcome::number(a.abs()),
+                    ("ceil", [a]) => Outcome::number(a.ceil()),
+                    ("floor", [a]) => Outcome::number(a.floor()),
                     _ => Outcome::Undefined,
                 }
             }

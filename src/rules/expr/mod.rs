@@ -55,7 +55,7 @@ pub enum ExprKind {
     Unary(UnaryOp, Box<Expr>),
     /// An infix operator.
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
-    /// `min(..)`, `max(..)`, `abs(..)`.
+    /// `min(..)`, `max(..)`, `abs(..)`, `ceil(..)`, `floor(..)`.
     Call(String, Vec<Expr>),
 }
 
@@ -115,8 +115,15 @@ impl fmt::Display for Type {
     }
 }
 
-/// The functions conditions may call, with their arity.
-pub const FUNCTIONS: [(&str, usize); 3] = [("min", 2), ("max", 2), ("abs", 1)];
+/// The functions conditions may call, with their arity: `ceil` and
+/// `floor` count whole things (the waves a grid takes).
+pub const FUNCTIONS: [(&str, usize); 5] = [
+    ("min", 2),
+    ("max", 2),
+    ("abs", 1),
+    ("ceil", 1),
+    ("floor", 1),
+];
 
 /// What kind of mistake an expression has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -248,6 +255,13 @@ mod tests {
                 .unwrap()
                 .eval(&|_| None),
             Outcome::Number(5.0)
+        );
+        // The waves 139 blocks take on 132 SMs of one block each.
+        assert_eq!(
+            parse("ceil(139 / 132) - floor(139 / 132)")
+                .unwrap()
+                .eval(&|_| None),
+            Outcome::Number(1.0)
         );
         assert_eq!(
             parse("1_000 * 2.5e-3").unwrap().eval(&|_| None),

@@ -115,6 +115,9 @@ impl Validator<'_> {
             id: raw.id.into_inner(),
             title: raw.title.into_inner(),
             pack: pack.name.clone(),
+            cause: raw
+                .cause
+                .map_or_else(|| pack.name.clone(), Spanned::into_inner),
             severity: severity?,
             scope,
             params,
