@@ -64,6 +64,13 @@ pub struct Group {
     pub ceiling: Option<GroupCeiling>,
     /// The worst severity.
     pub severity: Severity,
+    /// The library whose kernel it is, where users do not write it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub library: Option<String>,
+    /// Whether it is a note only for being a library's: worth its rules'
+    /// threshold, shown in the ranking, and not failing the gate.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub library_note: bool,
     /// The launch whose findings are worth the most (kernel index).
     pub worst_kernel: usize,
 }
@@ -200,6 +207,8 @@ fn group(result: &CheckResult, indices: Vec<usize>) -> Group {
         name: first.kernel_name.clone(),
         location: first.location.clone(),
         cause: first.cause.clone(),
+        library: first.library.clone(),
+        library_note: findings.iter().any(|f| f.library_note),
         rules,
         launches: launches.len(),
         saved_ns: total(|w| w.ns),

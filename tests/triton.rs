@@ -205,7 +205,11 @@ fn library_kernels_are_labelled_notes_unless_kept() {
     for (name, label) in [
         ("cudnn_generated_fort_native_sdpa", "cuDNN"),
         ("cudnn::fusion::", "cuDNN"),
-        ("at::native::", "ATen (PyTorch)"),
+        (
+            "at::native::vectorized_elementwise_kernel",
+            "ATen (PyTorch)",
+        ),
+        ("at::native::reduce_kernel", "ATen (PyTorch)"),
     ] {
         let labelled = library(name);
         assert!(!labelled.is_empty(), "{name}");
@@ -213,6 +217,33 @@ fn library_kernels_are_labelled_notes_unless_kept() {
             assert_eq!(lib.as_deref(), Some(label), "{name}");
             assert_eq!(severity, "note", "{name}");
         }
+    }
+    // ATen's non-vectorized elementwise path runs where an operand is a
+    // strided view: the layout is the user's, and the finding keeps its
+    // severity, with the layout's fix.
+    let strided: Vec<&serde_json::Value> = found
+        .iter()
+        .filter(|f| {
+            f["kernel"]["name"]
+                .as_str()
+                .unwrap()
+                .contains("at::native::elementwise_kernel")
+        })
+        .collect();
+    assert!(!strided.is_empty());
+    for f in strided {
+        assert_eq!(f["library"], "ATen (PyTorch)");
+        assert!(
+            f["fix"].as_str().unwrap().contains("the layout is yours"),
+            "{f}"
+        );
+        assert!(
+            !f["message"]
+                .as_str()
+                .unwrap()
+                .contains("code you do not write"),
+            "{f}"
+        );
     }
     // Inductor's kernels are generated from the user's model: not a library.
     assert!(library("triton_poi_").iter().all(|(lib, _)| lib.is_none()));

@@ -399,7 +399,9 @@ impl SourcePageParser {
 /// last row at an address, which the native reader takes, is the innermost
 /// inlined line (the calls' rows come first); the page lists files in path
 /// order, which loses that order, so between two headers this is a choice
-/// (it agrees with the line table on every report here).
+/// (it agrees with the line table on every report here). Its place in the
+/// kernel's own file is the call of that code: kept as the call site, as
+/// the line table records it.
 fn place_inlined(block: &mut SourceView, also_at: &[(usize, u32, Option<u32>)]) {
     if also_at.is_empty() {
         return;
@@ -413,8 +415,13 @@ fn place_inlined(block: &mut SourceView, also_at: &[(usize, u32, Option<u32>)]) 
             continue;
         };
         if file != own {
+            if kept.file == own {
+                kept.call_site = kept.line.map(|l| (own, l));
+            }
             kept.file = file;
             kept.line = line;
+        } else if kept.file != own {
+            kept.call_site = line.map(|l| (own, l));
         }
     }
 }

@@ -168,11 +168,9 @@ impl Linter {
         result
             .findings
             .retain(|f| !self.settings.ignores(&f.kernel_name, &f.rule));
-        suppress::apply(
-            &mut result,
-            &report,
-            &CudaSource::new(&report, &self.search),
-        );
+        let source = CudaSource::new(&report, &self.search);
+        libraries::place_in_user_code(&mut result, &report, &source, &self.libraries);
+        suppress::apply(&mut result, &report, &source);
         let keep = self.settings.keep_library_findings.unwrap_or(false);
         libraries::label(&mut result, &self.libraries, keep);
         for location in result
@@ -183,6 +181,9 @@ impl Linter {
             location.file = self.search.shown(&location.file);
             if let Some(call) = &mut location.called_from {
                 call.file = self.search.shown(&call.file);
+            }
+            if let Some(inlined) = &mut location.inlined_from {
+                inlined.file = self.search.shown(&inlined.file);
             }
         }
         Linted {

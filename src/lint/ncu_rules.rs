@@ -35,6 +35,7 @@ pub(super) fn findings(
                 rule: id,
                 cause: "ncu".into(),
                 library: None,
+                library_note: false,
                 severity,
                 kernel: index,
                 kernel_id: kernel.id,

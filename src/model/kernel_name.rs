@@ -38,15 +38,32 @@ pub fn normalize(name: &str) -> String {
 }
 
 /// A namespace or class qualifier (`rtracer::`, `(anonymous namespace)::`,
-/// `<unnamed>::`): demanglers of different ncu versions print some and
-/// leave others out, so matching ignores them.
+/// `<unnamed>::`, and `unnamed>::` as some ncu versions print it):
+/// demanglers of different ncu versions print some and leave others out,
+/// so matching ignores them.
 static QUALIFIER: LazyLock<Regex> = LazyLock::new(|| {
     // A constant pattern, compiled by the unit tests: it cannot fail at run time.
     #[allow(clippy::expect_used)]
-    let regex = Regex::new(r"(?:[A-Za-z_][A-Za-z0-9_]*|\(anonymous namespace\)|<unnamed>)::")
-        .expect("the qualifier pattern is valid");
+    let regex =
+        Regex::new(r"(?:[A-Za-z_][A-Za-z0-9_]*|\(anonymous namespace\)|<unnamed>|unnamed>)::")
+            .expect("the qualifier pattern is valid");
     regex
 });
+
+/// A kernel name without namespace and class qualifiers, spaces kept:
+/// `void at::native::elementwise_kernel<...>` and ncu's other spelling
+/// `void elementwise_kernel<...>` read alike.
+///
+/// ```
+/// use ncu_lint::model::kernel_name::unqualified;
+/// assert_eq!(
+///     unqualified("void at::<unnamed>::CatArrayBatchedCopy<at::<unnamed>::OpaqueType<2>>(int)"),
+///     "void CatArrayBatchedCopy<OpaqueType<2>>(int)"
+/// );
+/// ```
+pub fn unqualified(name: &str) -> String {
+    QUALIFIER.replace_all(name, "").into_owned()
+}
 
 /// How long a template argument list may be in a short name before the
 /// arguments that do not fit are elided.

@@ -70,8 +70,33 @@ pub(super) fn apply(kernel: &Kernel, active: &ActiveRule, finding: &mut Finding,
         for (name, value) in model {
             finding.values.insert(names.get(name), value);
         }
+        if analysis == Analysis::Shared {
+            name_the_costly_access(finding);
+        }
     }
     finding.fix = render_fix(active, &finding.values);
+}
+
+/// Where a line's shared accesses differ (a column read beside a
+/// broadcast), says which one costs and its own n-way: the line's average
+/// names neither.
+fn name_the_costly_access(finding: &mut Finding) {
+    let value = |name: &str| finding.values.get(name).copied().flatten();
+    let (Some(ways), Some(line)) = (value("conflict_ways"), value("line_ratio")) else {
+        return;
+    };
+    let Some(width) = value("access_bytes") else {
+        return;
+    };
+    if ways < 1.5 * line {
+        return;
+    }
+    let sass = finding.instruction.as_ref().map_or(String::new(), |i| {
+        format!(" ({})", i.sass.split_whitespace().next().unwrap_or(""))
+    });
+    finding.message.push_str(&format!(
+        "; the access that costs{sass} is {ways:.0}-way with {width:.0}-byte accesses, the line {line:.1} times its ideal on average"
+    ));
 }
 
 /// The first fix whose condition holds and whose values are all known.
@@ -108,6 +133,10 @@ struct Access<'v> {
     /// Each instruction's address registers and immediate offset, where
     /// its SASS names them.
     addresses: Vec<(&'v str, i64)>,
+    /// The shared instruction with the most excess wavefronts: its
+    /// wavefronts, ideal and width. A line can hold a conflicting access
+    /// beside a broadcast, and the line's average would name neither.
+    worst_shared: Option<(f64, f64, Option<f64>)>,
 }
 
 /// The totals of `space`/`operation` accesses on `line`.
@@ -156,6 +185,17 @@ fn line_access<'v>(
         if width.is_some() && (access.width.is_none() || moved > access.heaviest) {
             access.width = width;
             access.heaviest = moved;
+        }
+        let (wavefronts, ideal) = (
+            cell(row, "L1 Wavefronts Shared"),
+            cell(row, "L1 Wavefronts Shared Ideal"),
+        );
+        if ideal > 0.0
+            && access
+                .worst_shared
+                .is_none_or(|(w, i, _)| wavefronts - ideal > w - i)
+        {
+            access.worst_shared = Some((wavefronts, ideal, width));
         }
         let shape = (cell(row, "Instructions Executed"), width);
         access.instructions += 1;
@@ -329,7 +369,7 @@ fn shared(
     line: Option<(&SourceView, u32)>,
 ) -> Vec<(&'static str, Option<f64>)> {
     let value = |name: &str| finding.values.get(name).copied().flatten();
-    let (width, ratio) = match line {
+    let (width, ratio, line_ratio) = match line {
         Some((view, line)) => {
             let (load, store) = (
                 line_access(view, line, "Shared", Some("Load")),
@@ -341,9 +381,13 @@ fn shared(
             } else {
                 load
             };
-            let ratio = (access.wavefronts_ideal > 0.0)
+            let line_ratio = (access.wavefronts_ideal > 0.0)
                 .then(|| access.wavefronts / access.wavefronts_ideal);
-            (access.width, ratio)
+            // The access that costs: the instruction with the most excess.
+            match access.worst_shared {
+                Some((wavefronts, ideal, width)) => (width, Some(wavefronts / ideal), line_ratio),
+                None => (access.width, line_ratio, line_ratio),
+            }
         }
         None => (
             kernel_width(kernel, finding),
@@ -351,6 +395,7 @@ fn shared(
                 .zip(value("ideal"))
                 .filter(|(_, ideal)| *ideal > 0.0)
                 .map(|(w, i)| w / i),
+            None,
         ),
     };
     let ways = width.zip(ratio).and_then(|(w, r)| ways_from_ratio(r, w));
@@ -361,6 +406,7 @@ fn shared(
         ("threads_per_wavefront", per_wavefront),
         ("wavefronts_ideal", width.map(wavefronts_ideal)),
         ("pad_to", per_wavefront.map(|t| t + 1.0)),
+        ("line_ratio", line_ratio),
     ]
 }
 
@@ -388,6 +434,7 @@ mod tests {
     fn finding() -> Finding {
         Finding {
             library: None,
+            library_note: false,
             rule: "r".into(),
             cause: "p".into(),
             severity: crate::rules::Severity::Warning,

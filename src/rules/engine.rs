@@ -403,6 +403,7 @@ fn findings(
         rule: rule.id.clone(),
         cause: names.get(&rule.cause),
         library: None,
+        library_note: false,
         severity,
         kernel: index,
         kernel_id: kernel.id,
@@ -505,6 +506,7 @@ fn place_on_lines(
                 file: file.clone(),
                 line: l.line,
                 called_from,
+                inlined_from: None,
             });
             finding.instruction = l.worst.map(|row| Instruction {
                 address: row.address.clone().unwrap_or_default(),

@@ -44,6 +44,21 @@ pub struct Location {
     /// `standard.py`), where the line table records it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub called_from: Option<CallSite>,
+    /// For a finding placed at the user's line that calls a library's
+    /// inlined code: the library's line, where the access is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inlined_from: Option<InlinedFrom>,
+}
+
+/// A library's line whose inlined code a finding at the user's line is.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct InlinedFrom {
+    /// The library (`[[library]]` in the pack).
+    pub library: String,
+    /// Its file.
+    pub file: String,
+    /// Its 1-based line.
+    pub line: u32,
 }
 
 /// The kernel's own line that calls inlined code.
@@ -79,6 +94,8 @@ pub struct Finding {
     /// The library the kernel belongs to, where it is one users do not
     /// write (`[[library]]` in the pack).
     pub library: Option<String>,
+    /// Whether it would fail the gate but is a note for being a library's.
+    pub library_note: bool,
     /// Severity after overrides and downgrades.
     pub severity: Severity,
     /// Index of the kernel in the report.

@@ -106,16 +106,39 @@ pub struct PackTest {
 pub struct Library {
     /// Its name as users know it.
     pub name: String,
-    /// Globs over the kernel's full name (`*` any run).
+    /// Globs over the kernel's full name (`*` any run), matched against
+    /// each form ncu prints it in ([`Library::owns`]).
     pub kernels: Vec<crate::config::Pattern>,
-    /// What a user can do about its kernels' waste.
-    pub fix: String,
+    /// Globs over source paths: its headers and modules, whose code is
+    /// inlined into users' kernels.
+    pub files: Vec<crate::config::Pattern>,
+    /// What a user can do about its waste, where the finding's own fix does
+    /// not say it.
+    pub fix: Option<String>,
+    /// Whether its kernels' findings keep their severity: the waste
+    /// follows what the user controls (the strides of the tensors an ATen
+    /// copy is given), not the library's code.
+    pub keep: bool,
+    /// How a user's line calls its inlined code (`tl.sum(`), for kernels
+    /// whose line table records no call site: the kernel's line that
+    /// matches is where a finding in its files belongs.
+    pub calls: Option<regex::Regex>,
 }
 
 impl Library {
-    /// Whether `kernel` (its full name) is one of the library's.
+    /// Whether `kernel` is one of the library's, in any of the forms ncu
+    /// prints names in: demangled with or without namespaces (`at::`,
+    /// ncu's `unnamed>::`), mangled, or the bare function name.
     pub fn owns(&self, kernel: &str) -> bool {
-        self.kernels.iter().any(|p| p.matches(kernel))
+        let unqualified = crate::model::kernel_name::unqualified(kernel);
+        self.kernels
+            .iter()
+            .any(|p| p.matches(kernel) || p.matches(&unqualified))
+    }
+
+    /// Whether `path` is one of the library's files.
+    pub fn owns_file(&self, path: &str) -> bool {
+        self.files.iter().any(|p| p.matches(path))
     }
 }
 

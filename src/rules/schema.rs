@@ -27,8 +27,16 @@ pub(super) struct RawPack {
 #[serde(deny_unknown_fields)]
 pub(super) struct RawLibrary {
     pub(super) name: String,
+    #[serde(default)]
     pub(super) kernels: Vec<String>,
-    pub(super) fix: String,
+    #[serde(default)]
+    pub(super) files: Vec<String>,
+    #[serde(default)]
+    pub(super) fix: Option<String>,
+    #[serde(default)]
+    pub(super) keep: bool,
+    #[serde(default)]
+    pub(super) calls: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]

@@ -70,8 +70,11 @@ impl Emitter for Human {
 pub fn render(context: &Context<'_>, style: Style) -> String {
     let result = context.result;
     let all_groups = groups(result);
-    let (shown, hidden): (Vec<&Group>, Vec<&Group>) =
-        all_groups.iter().partition(|g| style.all || !g.is_note());
+    // Library notes worth their rules' threshold rank with the rest,
+    // labelled: where the time goes, whether or not it fails the gate.
+    let (shown, hidden): (Vec<&Group>, Vec<&Group>) = all_groups
+        .iter()
+        .partition(|g| style.all || !g.is_note() || g.library_note);
     let mut out = String::new();
     if !shown.is_empty() {
         out.push_str(&table::render(&shown, result.profile_ns(), style));

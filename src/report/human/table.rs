@@ -34,7 +34,10 @@ pub(super) fn render(groups: &[&Group], profile_ns: Option<f64>, style: Style) -
                 g.launches.to_string(),
                 name,
                 place,
-                g.rules.join(", "),
+                match (&g.library, g.library_note) {
+                    (Some(library), true) => format!("{} ({library}, note)", g.rules.join(", ")),
+                    _ => g.rules.join(", "),
+                },
             ]
         })
         .collect();

@@ -3,6 +3,7 @@
 //! function per part of the pack: the manifest, rule ids, overrides, tests;
 //! each rule's sections are checked in [`rule`].
 
+mod library;
 mod rule;
 
 use std::collections::HashMap;
@@ -72,6 +73,11 @@ fn validate(name: &str, text: &str, catalog: bool) -> Result<Pack, PackError> {
         .unwrap_or_default();
     let (defaults, version, description) = validator.manifest(raw.pack);
     let rules = validator.rules(raw.rule, &defaults);
+    let libraries = raw
+        .library
+        .into_iter()
+        .map(|l| validator.library(l))
+        .collect();
     let warnings = validator.outcome()?;
     Ok(Pack {
         name: defaults.name,
@@ -82,19 +88,7 @@ fn validate(name: &str, text: &str, catalog: bool) -> Result<Pack, PackError> {
         extends,
         overrides: overrides(raw.overrides),
         tests: tests(raw.test),
-        libraries: raw
-            .library
-            .into_iter()
-            .map(|l| super::pack::Library {
-                name: l.name,
-                kernels: l
-                    .kernels
-                    .iter()
-                    .map(|k| crate::config::Pattern::glob(k))
-                    .collect(),
-                fix: l.fix,
-            })
-            .collect(),
+        libraries,
         source: NamedSource::new(name, text.to_owned()),
     })
 }
