@@ -40,6 +40,9 @@ inputs = []
 SOURCES = [
     ("raw", "fixtures/lab/raw.csv.xz"),
     ("details", "fixtures/lab/details_all.csv.xz"),
+    # The lab's details page of the default sections, with Nsight Compute's
+    # rule rows: many small results (about 9,000 in 200 MB).
+    ("details_lab_default", "fixtures/lab/details.csv.xz"),
     # A published report's details page of the default sections (105 results).
     ("details_default", "fixtures/reports/15_spymaster2h-report.details.csv.xz"),
 ]

@@ -298,8 +298,12 @@ fn quantity_changes(base: &[&Measure], head: &[&Measure], tolerance: Tolerance) 
             .iter()
             .map(|m| {
                 (
-                    m.rule.clone(),
-                    (m.name.clone(), m.value, m.higher_is_better),
+                    m.quantity.rule.clone(),
+                    (
+                        m.quantity.name.clone(),
+                        m.value,
+                        m.quantity.higher_is_better,
+                    ),
                 )
             })
             .collect()

@@ -84,12 +84,12 @@ pub fn apply(result: &mut CheckResult, report: &Report, sources: &CudaSource<'_>
             kernel: usize::MAX,
             kernel_id: None,
             kernel_name: file.clone(),
-            location: Some(Location {
+            location: Some(Box::new(Location {
                 file,
                 line,
                 called_from: None,
                 inlined_from: None,
-            }),
+            })),
             instruction: None,
             message: format!("`allow({})` silences no finding here", rules.join(", ")),
             values: IndexMap::new(),

@@ -205,7 +205,7 @@ fn group(result: &CheckResult, indices: Vec<usize>) -> Group {
     Group {
         kernel: kernel_name::short(&first.kernel_name),
         name: first.kernel_name.clone(),
-        location: first.location.clone(),
+        location: first.location.as_deref().cloned(),
         cause: first.cause.clone(),
         library: first.library.clone(),
         library_note: findings.iter().any(|f| f.library_note),

@@ -78,3 +78,46 @@ fn repeated_exports_give_the_lab_findings_repeated() {
         assert_eq!(many, expected, "{name}");
     }
 }
+
+#[test]
+fn a_details_page_whose_results_rows_are_not_together_is_read_whole() {
+    // The lab's details page (default sections, rule rows and all) with
+    // its rows sorted by section and metric, as `sort` on those columns or
+    // a spreadsheet leaves an export: each result's rows are spread over
+    // the file. Streamed result by result, the rows that come back would be
+    // lost; the file is read whole, and the findings are the unsorted
+    // page's.
+    let dir = temp_dir("not_together");
+    let mut text = String::new();
+    xz2::read::XzDecoder::new(std::fs::File::open(fixture("lab/details.csv.xz")).unwrap())
+        .read_to_string(&mut text)
+        .unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let header = lines.remove(0);
+    // From the "Section Name" field on: field 11 of each row.
+    lines.sort_by_key(|l| l.splitn(12, "\",\"").nth(11).unwrap_or("").to_owned());
+    let sorted = dir.join("details_sorted.csv");
+    std::fs::write(&sorted, format!("{header}\n{}\n", lines.join("\n"))).unwrap();
+    let rules = |doc: &serde_json::Value| -> Vec<(u64, String)> {
+        let mut found: Vec<(u64, String)> = doc["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    f["kernel"]["id"].as_u64().unwrap(),
+                    f["rule"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        found.sort();
+        found
+    };
+    let original = check_json(&[&fixture("lab/details.csv.xz")]);
+    let (doc, stderr) = common::check_json_and_stderr(&[&sorted.to_string_lossy()]);
+    assert_eq!(rules(&doc), rules(&original));
+    assert!(
+        stderr.contains("read whole, not result by result"),
+        "{stderr}"
+    );
+}

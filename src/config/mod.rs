@@ -217,6 +217,15 @@ impl Settings {
             && !matches!(self.severity.get(id), Some((None, _)))
     }
 
+    /// Whether any of Nsight Compute's own rules may be selected: a
+    /// selection names `ncu/...` or is a wildcard that could match one.
+    pub fn selects_any_ncu_rule(&self) -> bool {
+        self.select.iter().any(|p| {
+            let text = p.text();
+            text.starts_with("ncu") || text.starts_with('*') || text.starts_with('?')
+        })
+    }
+
     /// Whether a finding of `rule` on `kernel` is ignored by a `[[kernels]]` entry.
     pub fn ignores(&self, kernel: &str, rule: &str) -> bool {
         self.kernels.iter().any(|k| k.covers(kernel, rule))

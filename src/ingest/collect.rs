@@ -60,6 +60,10 @@ pub struct FileImport {
     current: Option<u64>,
 }
 
+/// What a streamed import says of a result whose rows come back after
+/// others': the streaming check cannot take them, and reads the file whole.
+pub const NOT_TOGETHER: &str = "are not together";
+
 /// The metric keys the rules in effect read: names, and `Section: Label`
 /// keys of details labels. Values under other keys are neither parsed nor
 /// stored, and of the values kept only the number and where it was are: the
@@ -75,6 +79,9 @@ pub struct Needed {
     /// read of an instruction row is one: an instruction row none of them
     /// counts is not kept. `None` keeps every row.
     pub source_rows: Option<Vec<RowUse>>,
+    /// Whether Nsight Compute's rule rows (their descriptions are most of a
+    /// details page's text) are left out: no `ncu/*` rule is selected.
+    pub skip_ncu_rules: bool,
 }
 
 /// A sum over a source page's instruction rows: a row counts only where
@@ -131,6 +138,11 @@ impl FileImport {
         self.streaming
     }
 
+    /// Whether Nsight Compute's rule rows are kept.
+    pub fn wants_ncu_rules(&self) -> bool {
+        self.needed.as_ref().is_none_or(|n| !n.skip_ncu_rules)
+    }
+
     /// Whether values under `key` are kept.
     pub fn wants(&self, key: &str) -> bool {
         self.needed.as_ref().is_none_or(|n| n.keys.contains(key))
@@ -154,7 +166,7 @@ impl FileImport {
         self.flush();
         if !self.emitted.insert(id) {
             self.warn(
-                format!("rows of result {id} are not together; the later ones are left out"),
+                format!("rows of result {id} {NOT_TOGETHER}; the later ones are left out"),
                 origin,
             );
             return false;
@@ -233,7 +245,7 @@ impl FileImport {
             self.kernels.push(Kernel {
                 id: Some(id),
                 name: name.to_owned(),
-                launch: launch(),
+                launch: Box::new(launch()),
                 origin,
                 form,
                 ..Kernel::default()

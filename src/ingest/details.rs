@@ -121,7 +121,7 @@ impl DetailsTable {
             self.last_section = section.to_owned();
         }
         let rule_name = cell(self.rule_name);
-        if !rule_name.is_empty() {
+        if !rule_name.is_empty() && out.wants_ncu_rules() {
             let rule = NcuRule {
                 section: section.to_owned(),
                 name: rule_name.to_owned(),

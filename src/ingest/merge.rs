@@ -142,7 +142,7 @@ fn attach(report: &mut Report, blocks: Vec<SourceView>) {
                     id: None,
                     name: block.function.clone(),
                     origin: block.origin,
-                    source: Some(block),
+                    source: Some(Box::new(block)),
                     ..Kernel::default()
                 }));
         } else {
@@ -182,7 +182,7 @@ fn attach(report: &mut Report, blocks: Vec<SourceView>) {
                     .as_ref()
                     .is_none_or(|s| s.lines.is_empty() && !block.lines.is_empty());
                 if richer {
-                    kernel.source = Some(block);
+                    kernel.source = Some(Box::new(block));
                 }
             }
             continue;

@@ -65,7 +65,7 @@ impl SummaryTable {
             out.kernels.push(Kernel {
                 id: None,
                 name: self.launch.name(rec).to_owned(),
-                launch: self.launch.read(rec),
+                launch: Box::new(self.launch.read(rec)),
                 invocations: self
                     .invocations
                     .and_then(|i| rec.field(i).trim().parse().ok()),

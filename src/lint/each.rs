@@ -21,6 +21,7 @@ type Outcome = Result<(Report, CheckResult), IngestError>;
 pub(super) fn import_and_check_each(
     reports: Vec<Vec<Input>>,
     rules: &[ActiveRule],
+    ncu_rules: bool,
     jobs: usize,
     progress: &mut dyn FnMut(usize),
 ) -> Outcome {
@@ -36,7 +37,7 @@ pub(super) fn import_and_check_each(
                 loop {
                     let next = queue.lock().ok().and_then(|mut q| q.next());
                     let Some((i, inputs)) = next else { break };
-                    let outcome = import_and_check(inputs, rules, None, &mut |_| {});
+                    let outcome = import_and_check(inputs, rules, ncu_rules, None, &mut |_| {});
                     if sender.send((i, outcome)).is_err() {
                         break;
                     }

@@ -262,7 +262,7 @@ impl<'r> Tying<'r> {
             });
             return;
         };
-        self.report.kernels[index].source = Some(block);
+        self.report.kernels[index].source = Some(Box::new(block));
         self.check(index);
     }
 

@@ -22,17 +22,22 @@ const BATCHES_AHEAD: usize = 2;
 
 /// Imports exports of one report and checks them. One file is streamed:
 /// each result is checked as its rows complete and then kept only as its
-/// identity (name, launch, Nsight Compute's rule rows), so memory does not
-/// grow with the metrics of thousands of kernels. Several files are pages
+/// identity (name, launch, and Nsight Compute's rule rows where `ncu_rules`
+/// asks for them), so memory does not grow with the metrics of thousands of
+/// kernels. Several files are pages
 /// of one report, merged in memory, keeping only the metrics the rules read.
 /// `progress` hears the number of results checked so far, once per batch.
 pub(super) fn import_and_check(
     mut inputs: Vec<Input>,
     rules: &[ActiveRule],
+    ncu_rules: bool,
     outline: Option<Prefetched>,
     progress: &mut dyn FnMut(usize),
 ) -> Result<(Report, CheckResult), IngestError> {
-    let needed = Some(Arc::new(needed(rules)));
+    let needed = Some(Arc::new(crate::ingest::Needed {
+        skip_ncu_rules: !ncu_rules,
+        ..needed(rules)
+    }));
     let single = match inputs.as_slice() {
         [Input::Path(path)] => Some(path.clone()),
         _ => None,
@@ -56,11 +61,12 @@ pub(super) fn import_and_check(
     // Parsing and checking overlap: one thread reads and hands over
     // complete results in batches, this one checks and strips them.
     let path = &path;
+    let streaming = needed.clone();
     let mut report = std::thread::scope(|scope| {
         let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<Kernel>>(BATCHES_AHEAD);
         let reader = scope.spawn(move || {
             let mut batch = Vec::with_capacity(BATCH);
-            let report = crate::ingest::stream(path, needed, &mut |kernel: Kernel| {
+            let report = crate::ingest::stream(path, streaming, &mut |kernel: Kernel| {
                 batch.push(kernel);
                 if batch.len() == BATCH {
                     let _ = sender.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
@@ -89,6 +95,24 @@ pub(super) fn import_and_check(
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     })?;
+    // ncu writes a result's rows together; where a file does not, the rows
+    // that came back were left out of a result already checked: the file is
+    // read whole instead, and says so.
+    if let Some(first) = report
+        .warnings
+        .iter()
+        .find(|w| w.message.contains(crate::ingest::NOT_TOGETHER))
+    {
+        let origin = first.origin;
+        let mut whole = crate::ingest::import_inputs(vec![Input::Path(path.clone())], needed)?;
+        whole.warnings.push(crate::model::ImportWarning {
+            message: "the rows of some results are not together (the first that comes back is here): read whole, not result by result".to_owned(),
+            origin,
+            count: 1,
+        });
+        let result = check(&whole, rules);
+        return Ok((whole, result));
+    }
     for form in report.files.iter().map(|f| f.form) {
         checker.see_form(form);
     }

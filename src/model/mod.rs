@@ -180,7 +180,7 @@ pub struct Kernel {
     /// The demangled name as printed, commas, templates and lambdas whole.
     pub name: String,
     /// Launch identity columns.
-    pub launch: Launch,
+    pub launch: Box<Launch>,
     /// Launches aggregated into this entry (`--print-summary per-kernel` only).
     pub invocations: Option<u64>,
     /// Metrics keyed by metric name, or `Section: Label` where no name is known.
@@ -188,7 +188,7 @@ pub struct Kernel {
     /// Nsight Compute's own rule results from the details page.
     pub ncu_rules: Vec<NcuRule>,
     /// The source page block of this result, if one was exported and attached.
-    pub source: Option<SourceView>,
+    pub source: Option<Box<SourceView>>,
     /// The first row this result was read from.
     pub origin: Origin,
     /// The form of the export that first gave this result.

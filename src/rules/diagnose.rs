@@ -62,7 +62,7 @@ pub(super) fn apply(kernel: &Kernel, active: &ActiveRule, finding: &mut Finding,
         let line = finding
             .location
             .as_ref()
-            .and_then(|l| Some((kernel.source.as_ref()?, l.line)));
+            .and_then(|l| Some((kernel.source.as_deref()?, l.line)));
         let model = match analysis {
             Analysis::Shared => shared(kernel, finding, line),
             global => global_access(kernel, finding, line, global),

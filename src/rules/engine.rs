@@ -6,12 +6,13 @@
 //! what was missing and which export would provide it, never a pass.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use indexmap::IndexMap;
 
 use super::expr::Outcome;
 use super::finding::{
-    CallSite, CheckResult, Estimate, Finding, Instruction, Location, Measure, Names, Skip,
+    CallSite, CheckResult, Estimate, Finding, Instruction, Location, Measure, Names, Quantity, Skip,
 };
 use super::pack::{Candidate, Rule, Scope, Severity, SourceSum, Variant};
 use super::{diagnose, impact};
@@ -69,18 +70,34 @@ pub struct Checker<'r> {
     columns: HashSet<String>,
     skips: IndexMap<String, Skip>,
     names: Names,
+    /// What each rule measures, by rule index, shared by its measures.
+    quantities: Vec<Option<Arc<Quantity>>>,
     result: CheckResult,
 }
 
 impl<'r> Checker<'r> {
     /// A checker of `rules` for a report whose exports have `forms`.
     pub fn new(rules: &'r [ActiveRule], forms: HashSet<Form>) -> Self {
+        let names = Names::default();
+        let quantities = rules
+            .iter()
+            .map(|active| {
+                active.rule.quantity.as_ref().map(|q| {
+                    Arc::new(Quantity {
+                        rule: names.get(&active.rule.id),
+                        name: names.get(&q.name),
+                        higher_is_better: q.higher_is_better,
+                    })
+                })
+            })
+            .collect();
         Checker {
             rules,
             forms,
             columns: HashSet::new(),
             skips: IndexMap::new(),
-            names: Names::default(),
+            names,
+            quantities,
             result: CheckResult::default(),
         }
     }
@@ -127,7 +144,7 @@ impl<'r> Checker<'r> {
             self.result.sm_clock_hz.resize(index + 1, None);
         }
         self.result.sm_clock_hz[index] = kernel.sm_clock_hz();
-        for active in self.rules {
+        for (active, quantity) in self.rules.iter().zip(&self.quantities) {
             let rule = &active.rule;
             if !rule.forms.is_empty() && !rule.forms.iter().any(|f| self.forms.contains(f)) {
                 let names: Vec<&str> = rule.forms.iter().map(|f| f.name()).collect();
@@ -143,17 +160,18 @@ impl<'r> Checker<'r> {
             }
             match evaluate(kernel, index, active, kernel_ns, &context) {
                 Evaluation::Evaluated(found, measured) => {
-                    self.result.findings.extend(found);
-                    if let Some(quantity) = &rule.quantity {
-                        if let Some(value) = measured {
-                            self.result.measures.push(Measure {
-                                kernel: index,
-                                rule: self.names.get(&rule.id),
-                                name: self.names.get(&quantity.name),
-                                value,
-                                higher_is_better: quantity.higher_is_better,
-                            });
-                        }
+                    // Kept until the ranking, thousands of them: no room
+                    // left over from their making.
+                    self.result.findings.extend(found.into_iter().map(|mut f| {
+                        f.values.shrink_to_fit();
+                        f
+                    }));
+                    if let (Some(quantity), Some(value)) = (quantity, measured) {
+                        self.result.measures.push(Measure {
+                            kernel: index,
+                            quantity: quantity.clone(),
+                            value,
+                        });
                     }
                 }
                 Evaluation::Missing(missing) => skip(&mut self.skips, rule, missing),
@@ -228,6 +246,7 @@ pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
         keys,
         source_columns,
         source_rows: Some(source_rows),
+        skip_ncu_rules: false,
     }
 }
 
@@ -502,16 +521,18 @@ fn place_on_lines(
                     line,
                 })
             });
-            finding.location = Some(Location {
+            finding.location = Some(Box::new(Location {
                 file: file.clone(),
                 line: l.line,
                 called_from,
                 inlined_from: None,
-            });
-            finding.instruction = l.worst.map(|row| Instruction {
-                address: row.address.clone().unwrap_or_default(),
-                offset: instruction_offset(base_address, row),
-                sass: row.text.trim().to_owned(),
+            }));
+            finding.instruction = l.worst.map(|row| {
+                Box::new(Instruction {
+                    address: row.address.clone().unwrap_or_default(),
+                    offset: instruction_offset(base_address, row),
+                    sass: row.text.trim().to_owned(),
+                })
             });
             finding.values.insert(names.get("line_share"), Some(share));
             finding.estimate = base.estimate.scaled(share);

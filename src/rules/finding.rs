@@ -105,9 +105,9 @@ pub struct Finding {
     /// The kernel's name.
     pub kernel_name: String,
     /// The CUDA line, for line-scoped findings placed by the source page.
-    pub location: Option<Location>,
+    pub location: Option<Box<Location>>,
     /// The worst instruction on that line.
-    pub instruction: Option<Instruction>,
+    pub instruction: Option<Box<Instruction>>,
     /// The rendered message.
     pub message: String,
     /// Inputs, derived values and parameters that decided it (`None`: undefined).
@@ -227,17 +227,26 @@ pub fn by_kernel<T>(items: &[T], kernels: usize, kernel: impl Fn(&T) -> usize) -
     out
 }
 
-/// A rule's deciding quantity for one kernel, whether or not it fired.
+/// A rule's deciding quantity for one kernel, whether or not it fired:
+/// one per kernel and rule, so tens of thousands in a large profile, each
+/// sharing what it measures with the rest of its rule's.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Measure {
     /// Index of the kernel in the report.
     pub kernel: usize,
+    /// What is measured.
+    pub quantity: std::sync::Arc<Quantity>,
+    /// Its value.
+    pub value: f64,
+}
+
+/// The quantity a rule measures on every kernel it evaluates.
+#[derive(Debug, PartialEq, serde::Serialize)]
+pub struct Quantity {
     /// The rule id.
     pub rule: Name,
     /// The quantity's name (`efficiency`).
     pub name: Name,
-    /// Its value.
-    pub value: f64,
     /// Whether higher values are better.
     pub higher_is_better: bool,
 }

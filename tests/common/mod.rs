@@ -48,6 +48,11 @@ pub fn ncu_lint(args: &[&str]) -> Output {
 
 /// `check`'s JSON document for `files`, findings not failing the run.
 pub fn check_json(files: &[&str]) -> serde_json::Value {
+    check_json_and_stderr(files).0
+}
+
+/// `check`'s JSON document for `files` and what it said on stderr.
+pub fn check_json_and_stderr(files: &[&str]) -> (serde_json::Value, String) {
     let mut args = vec![
         "check",
         "--no-config",
@@ -59,7 +64,7 @@ pub fn check_json(files: &[&str]) -> serde_json::Value {
     args.extend_from_slice(files);
     let out = ncu_lint(&args);
     assert!(out.status.success(), "{files:?}: {}", stderr(&out));
-    serde_json::from_slice(&out.stdout).unwrap()
+    (serde_json::from_slice(&out.stdout).unwrap(), stderr(&out))
 }
 
 /// The first finding of `doc` (check's JSON) on a kernel whose name

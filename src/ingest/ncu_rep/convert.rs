@@ -47,7 +47,7 @@ pub fn kernel(
     Kernel {
         id: Some(index),
         name: name(result),
-        launch: launch_values.launch(result),
+        launch: Box::new(launch_values.launch(result)),
         invocations: None,
         metrics,
         ncu_rules: Vec::new(),

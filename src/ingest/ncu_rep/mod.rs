@@ -139,7 +139,8 @@ fn read_from(
                         &mut columns,
                         lines,
                         kernel.origin,
-                    );
+                    )
+                    .map(Box::new);
                 }
                 if kernel.source.is_some() {
                     out.saw(Form::Source);
