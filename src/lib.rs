@@ -49,3 +49,4 @@ pub mod suppress;
 pub mod timing;
 pub mod triage;
 pub mod value;
+pub mod vocab;

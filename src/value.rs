@@ -13,6 +13,10 @@
 
 use serde::Serialize;
 
+/// Most values in one instanced cell (`1; 2; 3; ...`); a longer list stays
+/// text.
+pub const MAX_INSTANCES: usize = 1 << 16;
+
 /// One parsed cell.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
@@ -71,17 +75,14 @@ pub fn parse_value(raw: &str) -> Result<Value, NotFinite> {
     }
     if trimmed.contains(';') {
         let mut values = Vec::new();
-        for part in trimmed
-            .split(';')
-            .take(crate::ingest::limits::MAX_INSTANCES + 1)
-        {
+        for part in trimmed.split(';').take(MAX_INSTANCES + 1) {
             match parse_number(part.trim()) {
                 Some(Ok(n)) => values.push(n),
                 Some(Err(e)) => return Err(e),
                 None => return Ok(Value::Text(trimmed.to_owned())),
             }
         }
-        if values.len() > crate::ingest::limits::MAX_INSTANCES {
+        if values.len() > MAX_INSTANCES {
             return Ok(Value::Text(trimmed.to_owned()));
         }
         return Ok(Value::Instances(values));

@@ -5,6 +5,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use ncu_lint::baseline::{self, Baseline};
+use ncu_lint::config::Settings;
 use ncu_lint::cuda_source::SourceSearch;
 use ncu_lint::diff::{self, Tolerance};
 use ncu_lint::ingest::IngestError;
@@ -296,7 +297,8 @@ pub(crate) fn rules(args: RulesArgs) -> miette::Result<ExitCode> {
             pack.tests.len()
         ));
         if run_tests {
-            for outcome in packtest::run_tests(pack, &dir)? {
+            let linter = Linter::from_packs(std::slice::from_ref(pack), Settings::default())?;
+            for outcome in packtest::run_tests(pack, &dir, &linter) {
                 text.push_str(&outcome.to_text());
                 failed |= !outcome.failures.is_empty();
             }

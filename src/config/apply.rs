@@ -1,32 +1,39 @@
-//! Settings applied to the rules of the loaded packs: selection, severities
-//! and parameters; a setting that names no rule or parameter is an error.
+//! What the settings say of each rule the packs define, by its id, pack
+//! and parameter names: selection, severity and parameters; a setting that
+//! names no rule or parameter is an error. The rules themselves are
+//! configured by the linter, which knows both.
 
 use super::{ConfigError, Pattern, SettingOrigin, Settings, problem};
-use crate::rules::ActiveRule;
-use crate::rules::error::{PackProblem, ProblemKind};
+use crate::vocab::{PackProblem, ProblemKind, Severity};
+
+/// A rule as the settings name it: its id, its pack and its parameters.
+#[derive(Debug, Clone, Copy)]
+pub struct RuleNames<'a> {
+    /// The rule id.
+    pub id: &'a str,
+    /// The pack that defines it.
+    pub pack: &'a str,
+    /// Its parameters' names.
+    pub params: &'a [&'a str],
+}
 
 impl Settings {
-    /// Applies selection, severities and parameters to the rules of the
-    /// loaded packs; names that match no rule or parameter are errors.
-    pub fn apply(&self, rules: Vec<ActiveRule>) -> Result<Vec<ActiveRule>, ConfigError> {
-        let problems = self.unknown_names(&rules);
-        if !problems.is_empty() {
-            let path = self
-                .file
-                .as_ref()
-                .map_or("command line".to_owned(), |(path, _)| path.clone());
-            return Err(ConfigError { path, problems });
+    /// Refuses settings that name a rule or parameter no pack has.
+    pub fn check_names(&self, rules: &[RuleNames<'_>]) -> Result<(), ConfigError> {
+        let problems = self.unknown_names(rules);
+        if problems.is_empty() {
+            return Ok(());
         }
-        Ok(rules
-            .into_iter()
-            .filter(|rule| self.selects(&rule.rule.id, &rule.rule.pack))
-            .filter_map(|rule| self.adjust(rule))
-            .collect())
+        let path = self
+            .file
+            .as_ref()
+            .map_or("command line".to_owned(), |(path, _)| path.clone());
+        Err(ConfigError { path, problems })
     }
 
     /// Whether a pack rule runs: selected (all but `ncu/*` when nothing
     /// is) and not ignored, by its id or by `pack/id` (`launch/*`).
-    fn selects(&self, id: &str, pack: &str) -> bool {
+    pub fn selects(&self, id: &str, pack: &str) -> bool {
         let in_pack = format!("{pack}/{id}");
         let named = |p: &Pattern| p.matches(id) || p.matches(&in_pack);
         let selected = if self.select.is_empty() {
@@ -37,23 +44,22 @@ impl Settings {
         selected && !self.ignore.iter().any(named)
     }
 
-    /// The rule at its configured severity and parameters; `None` when
-    /// its severity is `off`.
-    fn adjust(&self, mut rule: ActiveRule) -> Option<ActiveRule> {
-        let id = rule.rule.id.clone();
-        if let Some((level, _)) = self.severity.get(&id) {
-            rule.severity = (*level)?;
-        }
-        for ((rule_id, param), (value, _)) in &self.params {
-            if rule_id == &id {
-                rule.params.insert(param.clone(), *value);
-            }
-        }
-        Some(rule)
+    /// The severity set for rule `id`: `Some(None)` when it is `off`,
+    /// `None` when not set.
+    pub fn severity_of(&self, id: &str) -> Option<Option<Severity>> {
+        self.severity.get(id).map(|(level, _)| *level)
+    }
+
+    /// The parameters set for rule `id`, by name.
+    pub fn params_of<'a>(&'a self, id: &'a str) -> impl Iterator<Item = (&'a str, f64)> + 'a {
+        self.params
+            .iter()
+            .filter(move |((rule, _), _)| rule == id)
+            .map(|((_, param), (value, _))| (param.as_str(), *value))
     }
 
     /// Severities and parameters set for rules or parameters that no pack has.
-    fn unknown_names(&self, rules: &[ActiveRule]) -> Vec<PackProblem> {
+    fn unknown_names(&self, rules: &[RuleNames<'_>]) -> Vec<PackProblem> {
         let (path, text) = self
             .file
             .clone()
@@ -71,22 +77,21 @@ impl Settings {
         };
         let mut problems = Vec::new();
         for (rule, (_, origin)) in &self.severity {
-            if !rules.iter().any(|r| &r.rule.id == rule) {
+            if !rules.iter().any(|r| r.id == rule) {
                 let message = format!("no rule `{rule}` to set the severity of");
                 problems.push(unknown(message, origin, "unknown rule"));
             }
         }
         for ((rule, param), (_, origin)) in &self.params {
-            match rules.iter().find(|r| &r.rule.id == rule) {
+            match rules.iter().find(|r| r.id == rule) {
                 None => {
                     let message = format!("no rule `{rule}` to set `{param}` of");
                     problems.push(unknown(message, origin, "unknown rule"));
                 }
-                Some(r) if !r.params.contains_key(param) => {
-                    let known: Vec<&str> = r.params.keys().map(String::as_str).collect();
+                Some(r) if !r.params.contains(&param.as_str()) => {
                     let message = format!(
                         "rule `{rule}` has no parameter `{param}` (it has: {})",
-                        known.join(", ")
+                        r.params.join(", ")
                     );
                     problems.push(unknown(message, origin, "unknown parameter"));
                 }

@@ -10,8 +10,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{ConfigError, KernelIgnore, KernelMatch, Pattern, SettingOrigin, Settings, problem};
-use crate::rules::error::{PackProblem, ProblemKind};
-use crate::rules::{FailOn, Severity};
+use crate::vocab::{FailOn, PackProblem, ProblemKind, Severity};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

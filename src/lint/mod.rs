@@ -15,19 +15,41 @@
 //! println!("{} findings", linted.result.findings.len());
 //! ```
 
+mod configure;
 mod each;
 mod libraries;
 mod ncu_rules;
 mod pages;
 mod stream;
 
-use crate::config::Settings;
+use crate::config::{ConfigError, Settings};
 use crate::cuda_source::{CudaSource, SourceSearch};
 use crate::ingest::outline::Prefetched;
 use crate::ingest::{IngestError, Input};
 use crate::model::Report;
-use crate::rules::{ActiveRule, CheckResult, FailOn, Library, Pack, RulesError};
+use crate::rules::{ActiveRule, CheckResult, FailOn, Library, Pack, PackError, RulesError};
 use crate::suppress;
+
+/// Why a linter could not be made: its packs, or settings that name rules
+/// or parameters the packs lack.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[non_exhaustive]
+pub enum SetupError {
+    /// The packs could not be loaded together.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Rules(#[from] RulesError),
+    /// The configuration does not fit the packs.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Config(#[from] ConfigError),
+}
+
+impl From<PackError> for SetupError {
+    fn from(error: PackError) -> SetupError {
+        SetupError::Rules(error.into())
+    }
+}
 
 /// The rules in effect and how to apply them.
 #[derive(Debug, Clone)]
@@ -80,15 +102,15 @@ impl Linter {
 
     /// The rules of `packs`, adjusted by `settings` (selection, severities,
     /// parameters).
-    pub fn from_packs(packs: &[Pack], settings: Settings) -> Result<Linter, RulesError> {
-        let rules = settings.apply(crate::rules::activate(packs)?)?;
+    pub fn from_packs(packs: &[Pack], settings: Settings) -> Result<Linter, SetupError> {
+        let rules = configure::configure(&settings, crate::rules::activate(packs)?)?;
         let mut linter = Linter::new(rules, settings);
         linter.libraries = packs.iter().flat_map(|p| p.libraries.clone()).collect();
         Ok(linter)
     }
 
     /// The built-in packs adjusted by `settings`.
-    pub fn builtin(settings: Settings) -> Result<Linter, RulesError> {
+    pub fn builtin(settings: Settings) -> Result<Linter, SetupError> {
         Linter::from_packs(&crate::rules::builtin_packs()?, settings)
     }
 
@@ -203,5 +225,14 @@ impl Linter {
             result,
             search: self.search.clone(),
         }
+    }
+}
+
+/// Pack tests lint their exports as `check` does.
+impl crate::rules::packtest::ExportChecker for Linter {
+    fn check_exports(&self, files: &[String]) -> Result<CheckResult, String> {
+        self.lint_files(files)
+            .map(|linted| linted.result)
+            .map_err(|e| e.to_string())
     }
 }

@@ -5,8 +5,8 @@ use std::fmt;
 
 use indexmap::IndexMap;
 
-use super::severity::Severity;
 use crate::model::Origin;
+use crate::vocab::Severity;
 
 /// A name a finding or measure carries (a value's, a rule's), shared by all
 /// that carry it: thousands of findings hold the same few dozen names.

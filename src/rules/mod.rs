@@ -22,18 +22,17 @@ pub mod pack;
 pub mod packtest;
 pub mod rule;
 mod schema;
-pub mod severity;
 pub mod template;
 mod validate;
 
 use std::collections::HashMap;
 use std::path::Path;
 
+pub use crate::vocab::{FailOn, Severity};
 pub use engine::{ActiveRule, Checker, check, needed};
 pub use error::{PackError, PackProblem, PackReadError, ProblemKind};
 pub use finding::{CallSite, CheckResult, Finding, Location, Place, Skip, by_kernel};
 pub use pack::{Library, Pack, Rule, load_pack};
-pub use severity::{FailOn, Severity};
 
 /// The packs built into the binary: (path in the repository, text).
 pub const BUILTIN: [(&str, &str); 2] = [
@@ -53,10 +52,6 @@ pub enum RulesError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Pack(#[from] PackError),
-    /// The configuration names rules or parameters the packs lack.
-    #[error(transparent)]
-    #[diagnostic(transparent)]
-    Config(#[from] crate::config::ConfigError),
     /// Two packs define the same rule id.
     #[error("rule `{id}` is defined by both pack `{first}` and pack `{second}`")]
     #[diagnostic(

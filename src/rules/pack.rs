@@ -33,7 +33,7 @@ pub use super::rule::{
     Analysis, Candidate, Ceiling, Docs, Downgrade, Fix, Impact, LineSpec, Param, Quantity, Rule,
     Scope, SourceSum, Variant,
 };
-pub use super::severity::Severity;
+pub use crate::vocab::Severity;
 
 /// The parameter that holds a rule's worth-it threshold: a finding whose
 /// estimated speedup is below it is a note.
@@ -108,10 +108,10 @@ pub struct Library {
     pub name: String,
     /// Globs over the kernel's full name (`*` any run), matched against
     /// each form ncu prints it in ([`Library::owns`]).
-    pub kernels: Vec<crate::config::Pattern>,
+    pub kernels: Vec<crate::vocab::Pattern>,
     /// Globs over source paths: its headers and modules, whose code is
     /// inlined into users' kernels.
-    pub files: Vec<crate::config::Pattern>,
+    pub files: Vec<crate::vocab::Pattern>,
     /// What a user can do about its waste, where the finding's own fix does
     /// not say it.
     pub fix: Option<String>,

@@ -4,9 +4,9 @@
 use indexmap::IndexMap;
 
 use super::expr::Expr;
-use super::severity::Severity;
 use super::template::Template;
 use crate::model::Form;
+use crate::vocab::Severity;
 
 /// What a rule's findings point at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

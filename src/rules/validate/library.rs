@@ -32,7 +32,7 @@ impl Validator<'_> {
         let globs = |patterns: &[String]| {
             patterns
                 .iter()
-                .map(|p| crate::config::Pattern::glob(p))
+                .map(|p| crate::vocab::Pattern::glob(p))
                 .collect()
         };
         Library {
