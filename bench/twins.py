@@ -48,10 +48,15 @@ NEAR = 0.02  # of the kernel's time
 
 # Sets of pairs launched side by side in one program, and sets built twice.
 PAIRED = ["twins", "heldout", "cached"]
-BUILT_TWICE = ["rows", "rows_heldout", "launch"]
-# The launch set's fixes each address one launch rule: its estimate is
+BUILT_TWICE = ["rows", "rows_heldout", "launch", "launch_heldout"]
+LAUNCH_SETS = {"launch", "launch_heldout"}
+# The launch sets' fixes each address one launch rule: its estimate is
 # judged (the memory pack's, and other launch rules', are other fixes).
-LAUNCH_TARGETS = {"stream_scale": "small-grid", "wave_tail": "tail-wave", "occupancy_gather": "occupancy-limit"}
+LAUNCH_TARGETS = {
+    "stream_scale": "small-grid", "wave_tail": "tail-wave", "occupancy_gather": "occupancy-limit",
+    "smem_stride4": "small-grid", "smem_double": "small-grid", "fma_chain": "small-grid",
+    "half_wave": "tail-wave",
+}
 
 
 def rows(path):
@@ -220,7 +225,7 @@ def main():
     summary = []
     for name in PAIRED + BUILT_TWICE:
         pairs, raw, source = (paired_set if name in PAIRED else built_twice_set)(name)
-        launch = name == "launch"
+        launch = name in LAUNCH_SETS
         rules = ["--select", "launch/*"] if launch else ["--ignore", "launch/*"]
         saved, profiled = lint(raw, source, rules, LAUNCH_TARGETS if launch else None)
         ncu = ncu_estimates(os.path.join(DIR, f"{name}.details.csv.xz"), NCU_LAUNCH if launch else NCU_MEMORY)
