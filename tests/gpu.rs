@@ -1,7 +1,12 @@
 //! Real profiles end to end. These tests need Nsight Compute (`ncu`) and, for
-//! the kernels, an NVIDIA GPU and `nvcc`; where those are missing they say
-//! so on stderr and pass without asserting, so CI (which has no GPU) skips
-//! them cleanly.
+//! the kernels, an NVIDIA GPU and `nvcc`, so they are ignored by default and
+//! `cargo test` reports them as such; on a machine that has them:
+//!
+//! ```sh
+//! cargo test --locked --test gpu -- --ignored
+//! ```
+//!
+//! Run that way, a missing tool fails the test with its name.
 
 mod common;
 
@@ -33,17 +38,28 @@ fn findings(json: &serde_json::Value) -> BTreeSet<(u64, String, Option<u64>)> {
         .collect()
 }
 
+/// Fails, naming what is missing, where a tool the test needs is absent.
+fn require(tools: &[(&str, &str)]) {
+    let missing: Vec<&str> = tools
+        .iter()
+        .filter(|(program, arg)| !have(program, arg))
+        .map(|(program, _)| *program)
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "this test needs {missing:?} on PATH; run it on a machine with an NVIDIA GPU, nvcc and Nsight Compute"
+    );
+}
+
 #[test]
+#[ignore = "needs Nsight Compute (ncu); run with `cargo test --test gpu -- --ignored` where it is installed"]
 fn the_lab_report_gives_what_its_exports_give() {
-    if !have("ncu", "--version") {
-        eprintln!(
-            "skipped: no `ncu` on PATH (Nsight Compute); this test runs where it is installed"
-        );
-        return;
-    }
+    require(&[("ncu", "--version")]);
+    // Through `ncu -i` (the native reader has its own test in ncu_rep.rs).
     let report = ncu_lint(&[
         "check",
         "--no-config",
+        "--ncu-export",
         "--format",
         "json",
         &fixture("lab/lab_full.ncu-rep.xz"),
@@ -64,13 +80,13 @@ fn the_lab_report_gives_what_its_exports_give() {
 }
 
 #[test]
+#[ignore = "needs an NVIDIA GPU, nvcc and ncu; run with `cargo test --test gpu -- --ignored` on a GPU machine"]
 fn gpu_kernels_have_their_known_findings() {
-    if !(have("nvidia-smi", "-L") && have("nvcc", "--version") && have("ncu", "--version")) {
-        eprintln!(
-            "skipped: needs an NVIDIA GPU (nvidia-smi), nvcc and ncu; run fixtures/kernels/run.sh where they are"
-        );
-        return;
-    }
+    require(&[
+        ("nvidia-smi", "-L"),
+        ("nvcc", "--version"),
+        ("ncu", "--version"),
+    ]);
     let out = temp_dir("gpu_kernels");
     let run = Command::new("bash")
         .arg(fixture("kernels/run.sh"))
