@@ -183,7 +183,9 @@ pub fn sass_address(sass: &str) -> Option<(&str, i64)> {
     let Some(at) = inside.rfind(['+', '-']) else {
         return Some((inside, 0));
     };
-    let (base, offset) = (&inside[..at], &inside[at + 1..]);
+    // ncu writes a negative offset as `+-0x40`.
+    let base = inside[..at].strip_suffix('+').unwrap_or(&inside[..at]);
+    let offset = &inside[at + 1..];
     let magnitude = match offset.strip_prefix("0x") {
         Some(hex) => i64::from_str_radix(hex, 16).ok(),
         None => offset.parse().ok(),
@@ -214,6 +216,11 @@ mod tests {
         assert_eq!(sass_address("LDS R10, [R8+UR5+0xc]"), Some(("R8+UR5", 12)));
         assert_eq!(sass_address("LDS R10, [R10+UR4]"), Some(("R10+UR4", 0)));
         assert_eq!(sass_address("LDS R5, [R3-0x10]"), Some(("R3", -16)));
+        assert_eq!(
+            sass_address("LDG.E.CONSTANT R20, desc[UR4][R2.64+-0x40]"),
+            Some(("R2.64", -64))
+        );
+        assert_eq!(sass_address("LDG [R2-0x40]"), Some(("R2", -64)));
         assert_eq!(sass_address("FFMA R5, R3, R4, 1"), None);
     }
 

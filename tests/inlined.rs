@@ -210,13 +210,24 @@ fn opcode(sass: &str) -> &str {
     text.split(['.', ' ']).next().unwrap_or("")
 }
 
+/// An address operand's register number and offset (`R2.64+0x808` and
+/// `R2+0x808` are both register 2, offset 2056).
+fn address_operand(sass: &str) -> Option<(String, i64)> {
+    let (base, offset) = ncu_lint::memory_model::sass_address(sass)?;
+    let register = base.split(['.', '+']).next()?.to_owned();
+    Some((register, offset))
+}
+
 /// Instructions compared by opcode: how many the native view names, and
-/// how many of those are the page's.
+/// how many of those are the page's; and of the memory instructions whose
+/// address the native view gives, how many give the page's.
 #[derive(Default)]
 struct Opcodes {
     listed: usize,
     named: usize,
     right: usize,
+    addressed: usize,
+    addresses_right: usize,
 }
 
 fn compare_columns(
@@ -256,7 +267,20 @@ fn compare_columns(
             opcodes.listed += 1;
             if !nrow.text.is_empty() {
                 opcodes.named += 1;
-                opcodes.right += usize::from(nrow.text == opcode(&prow.text));
+                opcodes.right += usize::from(opcode(&nrow.text) == opcode(&prow.text));
+                if let Some(native_address) = address_operand(&nrow.text) {
+                    opcodes.addressed += 1;
+                    let right = address_operand(&prow.text).as_ref() == Some(&native_address);
+                    opcodes.addresses_right += usize::from(right);
+                    if !right {
+                        differ.push(format!(
+                            "{} {address}: `{}` vs page `{}`",
+                            p.name,
+                            nrow.text,
+                            prow.text.trim()
+                        ));
+                    }
+                }
             }
             // ncu lists an instruction under every line whose row is at its
             // address. Where inlined code is nested in headers (CUB), the
@@ -364,8 +388,14 @@ fn native_source_columns_equal_the_source_pages() {
         listed,
         named,
         right,
+        addressed,
+        addresses_right,
     } = opcodes;
     eprintln!("opcodes: {named} of {listed} named, {right} of those the page's");
+    // Memory instructions read natively give their address register and
+    // offset, each the page's (any that differs is a failure above).
+    eprintln!("addresses: {addresses_right} of {addressed} the page's");
+    assert!(addressed > 1_000, "{addressed} addresses compared");
     assert!(named * 100 >= listed * 95, "{named} of {listed} named");
     assert!(right * 1000 >= named * 995, "{right} of {named} right");
 }

@@ -226,8 +226,9 @@ fn splits_per_element(finding: &Finding, access: &Access) -> bool {
 /// address register the offsets tell (`+0x0`, `+0x8` within 16 bytes: two
 /// elements 8 bytes apart; `+0x800` is the layout repeated further on);
 /// with an address register per instruction, the instructions are taken
-/// as the thread's neighbouring elements, evenly spread. Without the SASS
-/// text (a report read natively has opcodes alone) nothing is combined.
+/// as the thread's neighbouring elements, evenly spread. Without the
+/// addresses (an encoding the native reader does not decode) nothing is
+/// combined.
 fn thread_elements(access: &Access, s: f64, w: f64) -> Option<(f64, f64)> {
     if access.addresses.len() != access.instructions as usize {
         return None;

@@ -3,8 +3,8 @@
 //! CUDA lines by the line table of the cubin the report embeds (a
 //! `-lineinfo` build carries one), with the CUDA text ncu imported. The
 //! columns are those of the source page that the rules read; the SASS text
-//! is the opcode alone (see the opcode module), as the report holds no
-//! disassembly.
+//! is the opcode, with a memory instruction's address (see the opcode
+//! module), as the report holds no disassembly.
 //!
 //! The cubin's `.debug_line` holds one line program per kernel, each
 //! starting at address 0 of its own `.text.<kernel>` section: which section
@@ -90,9 +90,8 @@ struct LineRow {
 pub struct LineTable {
     kernels: HashMap<String, Vec<LineRow>>,
     sizes: HashMap<String, u64>,
-    /// The first two bytes of each 16-byte instruction of each kernel
-    /// (where the opcode is), not the whole code.
-    code: HashMap<String, Vec<[u8; 2]>>,
+    /// Each 16-byte instruction of each kernel.
+    code: HashMap<String, Vec<[u8; 16]>>,
     files: Vec<String>,
     /// Bytes per instruction where known (16 from Volta on).
     instruction_bytes: Option<u64>,
@@ -148,14 +147,15 @@ impl LineTable {
         })
     }
 
-    /// The opcode of the instruction `offset` bytes into `kernel`, where
-    /// the encoding is one the opcode table is for (Volta to Hopper).
-    fn opcode(&self, kernel: &str, offset: u64) -> Option<&'static str> {
+    /// The opcode of the instruction `offset` bytes into `kernel`, with its
+    /// address where it is a memory instruction, where the encoding is one
+    /// the opcode table is for (Volta to Hopper).
+    fn text(&self, kernel: &str, offset: u64) -> Option<String> {
         if !self.opcodes_apply {
             return None;
         }
         let at = usize::try_from(offset / 16).ok()?;
-        super::opcode::opcode(self.code.get(kernel)?.get(at)?)
+        super::opcode::text(self.code.get(kernel)?.get(at)?)
     }
 
     /// The offset of every instruction of `kernel`, where its code's size
@@ -191,8 +191,11 @@ fn read_line_table(cubin: &[u8]) -> Option<LineTable> {
             let name = s.name().ok()?.strip_prefix(".text.")?.to_owned();
             table.sizes.insert(name.clone(), s.size());
             if let Ok(code) = s.data() {
-                let heads = code.chunks_exact(16).map(|i| [i[0], i[1]]).collect();
-                table.code.insert(name.clone(), heads);
+                let words = code
+                    .chunks_exact(16)
+                    .filter_map(|i| <[u8; 16]>::try_from(i).ok())
+                    .collect();
+                table.code.insert(name.clone(), words);
             }
             Some((s.index().0, name))
         })
@@ -547,9 +550,8 @@ pub fn view(
                     .map(|(file, line)| (files.file_index(file), line)),
                 address: Some(format!("0x{address:x}")),
                 text: lines
-                    .opcode(&kernel, address.saturating_sub(base))
-                    .unwrap_or_default()
-                    .to_owned(),
+                    .text(&kernel, address.saturating_sub(base))
+                    .unwrap_or_default(),
                 cells,
                 origin,
             }
