@@ -35,6 +35,9 @@ pub struct FileImport {
     pub messages: Vec<ProfilerMessage>,
     /// Problems that did not stop the import, grouped by message.
     pub warnings: Vec<ImportWarning>,
+    /// Where rows of a result first came back after other results' rows,
+    /// when streaming: its later rows are left out.
+    pub results_apart: Option<Origin>,
     /// Section identifiers the file shows (named, or inferred from a raw header).
     pub sections: Vec<String>,
     /// Whether [`Self::sections`] was inferred from metric names alone.
@@ -59,10 +62,6 @@ pub struct FileImport {
     emitted: FxHashSet<u64>,
     current: Option<u64>,
 }
-
-/// What a streamed import says of a result whose rows come back after
-/// others': the streaming check cannot take them, and reads the file whole.
-pub const NOT_TOGETHER: &str = "are not together";
 
 /// The metric keys the rules in effect read: names, and `Section: Label`
 /// keys of details labels. Values under other keys are neither parsed nor
@@ -165,8 +164,9 @@ impl FileImport {
         }
         self.flush();
         if !self.emitted.insert(id) {
+            self.results_apart.get_or_insert(origin);
             self.warn(
-                format!("rows of result {id} {NOT_TOGETHER}; the later ones are left out"),
+                format!("rows of result {id} are not together; the later ones are left out"),
                 origin,
             );
             return false;

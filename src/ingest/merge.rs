@@ -46,6 +46,7 @@ pub fn merge(imports: Vec<FileImport>) -> Result<Report, IngestError> {
         }
         report.source_files.extend(import.source_files);
         report.warnings.extend(import.warnings);
+        report.results_apart = report.results_apart.or(import.results_apart);
         pending_blocks.push(import.blocks);
     }
     report

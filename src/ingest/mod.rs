@@ -33,7 +33,7 @@ mod summary;
 use std::io::BufRead;
 use std::sync::Arc;
 
-pub use collect::{FileImport, NOT_TOGETHER, Needed, RowUse};
+pub use collect::{FileImport, Needed, RowUse};
 pub use error::{IngestError, Snippet};
 pub use labels::{is_metric_name, metric_name};
 pub use records::MAX_RECORD_BYTES;

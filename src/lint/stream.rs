@@ -98,12 +98,7 @@ pub(super) fn import_and_check(
     // ncu writes a result's rows together; where a file does not, the rows
     // that came back were left out of a result already checked: the file is
     // read whole instead, and says so.
-    if let Some(first) = report
-        .warnings
-        .iter()
-        .find(|w| w.message.contains(crate::ingest::NOT_TOGETHER))
-    {
-        let origin = first.origin;
+    if let Some(origin) = report.results_apart {
         let mut whole = crate::ingest::import_inputs(vec![Input::Path(path.clone())], needed)?;
         whole.warnings.push(crate::model::ImportWarning {
             message: "the rows of some results are not together (the first that comes back is here): read whole, not result by result".to_owned(),

@@ -32,6 +32,9 @@ pub struct Report {
     pub unattached: Vec<Unattached>,
     /// Problems that did not stop the import (a `nan` cell, say).
     pub warnings: Vec<ImportWarning>,
+    /// Where rows of a result first came back after other results' rows in
+    /// a streamed export: the rows there were left out of the result.
+    pub results_apart: Option<Origin>,
 }
 
 impl Report {
