@@ -24,7 +24,7 @@ const WITHIN: f64 = 1.5;
 const NEAR: f64 = 0.02;
 
 /// Pairs whose estimate disagrees with the measured saving, and why.
-const DISAGREE: [(&str, &str, &str); 23] = [
+const DISAGREE: [(&str, &str, &str); 25] = [
     (
         "twins",
         "store_misaligned",
@@ -44,11 +44,6 @@ const DISAGREE: [(&str, &str, &str); 23] = [
         "heldout",
         "local_bins",
         "both builds keep the bins in registers (heldout.ptxas.txt): no memory finding, 2.7 us from instructions",
-    ),
-    (
-        "rows",
-        "void embed<768>",
-        "strided bf16 stores on 32 blocks: the L1's data pipe 61% busy and its requests to the L2 56% add up to more than either; 0.45x",
     ),
     (
         "rows_heldout",
@@ -92,21 +87,6 @@ const DISAGREE: [(&str, &str, &str); 23] = [
     ),
     (
         "walks_heldout",
-        "void store_rows<512>",
-        "held out: a thread per row of stores on 16 blocks, 0.25x (the store rules see no busy L1)",
-    ),
-    (
-        "walks_heldout",
-        "void copy_rows<384>",
-        "held out: a thread per row of bf16 copied on 64 blocks, 0.48x",
-    ),
-    (
-        "walks_heldout",
-        "void gather_f32<256>",
-        "held out: a thread per token's row of floats on 48 blocks, 0.57x",
-    ),
-    (
-        "walks_heldout",
         "void row_norm<float, 512, 0>",
         "held out: the fix of one float a lane saves 37%, the 16-byte fix of the same kernel 73% (agrees)",
     ),
@@ -139,6 +119,36 @@ const DISAGREE: [(&str, &str, &str); 23] = [
         "walks_heldout",
         "void store_offset<float, 3>",
         "held out: stores 12 bytes off a sector, 1.7 us estimated, 0.4 us measured on 47.9 us",
+    ),
+    (
+        "walks_blind",
+        "void row_norm<float, 64, 1>",
+        "held out blind: rows of 256 bytes on 256 blocks, 13.5 us estimated, 8.5 us measured (1.6x)",
+    ),
+    (
+        "walks_blind",
+        "void row_norm<float, 256, 1>",
+        "held out blind: rows of 1 KB on 96 blocks, 27.1 us estimated, 17.2 us measured (1.6x)",
+    ),
+    (
+        "walks_blind",
+        "void row_norm<double, 64, 1>",
+        "held out blind: rows of 512 bytes on 512 blocks, 22.5 us estimated, 11.8 us measured (1.9x)",
+    ),
+    (
+        "walks_blind",
+        "void narrow<unsigned short, 8>",
+        "held out blind: one 2-byte element a thread at a stride of 8, 10.6 us estimated, 6.7 us measured",
+    ),
+    (
+        "walks_blind",
+        "void narrow<__nv_bfloat16, 4>",
+        "held out blind: one bf16 a thread at a stride of 4, 15.8 us estimated, 5.8 us measured",
+    ),
+    (
+        "walks_blind",
+        "void store_offset<float, 1>",
+        "held out blind: stores 4 bytes off a sector, 0.8 us estimated, 0.1 us measured on 24.2 us",
     ),
 ];
 
@@ -431,6 +441,14 @@ fn strided_stores_latency_bound_fixes_and_sub_word_strides_are_judged_the_same_w
     // blocks, a row walk with two fixes (one element a lane, 16 bytes a
     // lane), one sub-word element a thread, misaligned stores, a mask.
     assert_judged("walks_heldout", built_twice("walks_heldout"), 17);
+}
+
+#[test]
+fn a_blind_set_judges_the_store_path() {
+    // Measured and committed before the busiest L1's store path entered the
+    // store estimate, and not looked at until it had: walks_heldout.cu's
+    // kernels on other sizes, grids and types.
+    assert_judged("walks_blind", built_twice("walks_blind"), 15);
 }
 
 #[test]
