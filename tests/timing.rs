@@ -80,7 +80,7 @@ fn each_fixed_kernel_shows_its_time_before_and_after_beside_the_estimate() {
     assert_eq!(pair["verdict"], "unchanged");
     let summary = &doc["timing"]["summary"];
     assert_eq!(summary["judged"], 9);
-    assert_eq!(summary["agree"], 8);
+    assert_eq!(summary["agree"], 9);
     assert!(summary["saved_ns"].as_f64().unwrap() > 3.0e6);
     let conditions = &doc["timing"]["base"];
     assert_eq!(conditions["gpus"][0], "NVIDIA H200");
