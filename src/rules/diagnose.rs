@@ -306,17 +306,19 @@ fn global_access(
                 .map(|w| access.threads * w / access.sectors);
             let active = (access.requests > 0.0).then(|| access.threads / access.requests);
             let width = access.width;
+            let requests = requests_per_warp(kernel, &access);
             let split = splits_per_element(finding, &access).then_some(access);
-            (width, useful, active, split)
+            (width, useful, active, split, requests)
         }
         None => (
             kernel_width(kernel, finding),
             value("bytes_per_sector"),
             None,
             None,
+            kernel_requests_per_warp(kernel, analysis),
         ),
     };
-    let (width, mut useful, active, split) = access;
+    let (width, mut useful, active, split, requests) = access;
     let mut pattern = match (width, useful, active) {
         (Some(w), Some(u), Some(a)) => global_pattern_of_lanes(w, u, a),
         (Some(w), Some(u), None) => global_pattern(w, u),
@@ -360,7 +362,34 @@ fn global_access(
         ("masked", masked),
         ("elements_per_thread", per_thread),
         ("instruction_stride_bytes", instruction_stride),
+        ("requests_per_warp", requests),
     ]
+}
+
+/// How many of the line's requests each warp of the launch made: a row's
+/// length where each thread walks a row of its own (unrolled or not), a
+/// few where a block's elements are split over instructions (Triton).
+fn requests_per_warp(kernel: &Kernel, access: &Access<'_>) -> Option<f64> {
+    Some(access.requests / warps_launched(kernel)?)
+}
+
+/// The kernel's global requests of the analysis's kind (loads for the
+/// sector rule, whose row-walk sign is the loads' L1 hits) per warp
+/// launched, where no line is at hand.
+fn kernel_requests_per_warp(kernel: &Kernel, analysis: Analysis) -> Option<f64> {
+    let metric = match analysis {
+        Analysis::GlobalStore => "smsp__sass_inst_executed_op_global_st.sum",
+        _ => "smsp__sass_inst_executed_op_global_ld.sum",
+    };
+    Some(kernel.number(metric)? / warps_launched(kernel)?)
+}
+
+/// The warps a launch ran: its blocks times the warps of a block.
+fn warps_launched(kernel: &Kernel) -> Option<f64> {
+    let threads = |dims: [u64; 3]| dims.iter().product::<u64>() as f64;
+    let launch = &kernel.launch;
+    let warps = threads(launch.grid?) * (threads(launch.block?) / f64::from(WARP)).ceil();
+    (warps > 0.0).then_some(warps)
 }
 
 /// The n-way conflict, width and wavefront geometry of a shared access.

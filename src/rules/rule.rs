@@ -264,6 +264,7 @@ impl Analysis {
                 "masked",
                 "elements_per_thread",
                 "instruction_stride_bytes",
+                "requests_per_warp",
             ],
         }
     }
