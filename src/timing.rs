@@ -35,6 +35,10 @@ impl Default for Settings {
     }
 }
 
+/// Under this share of its peak a unit is not what a kernel waits on (the
+/// memory pack's `latency_knee`).
+const LATENCY_KNEE: f64 = 0.30;
+
 /// An estimate agrees with a measured saving within this factor...
 pub const WITHIN: f64 = 1.5;
 /// ...or within this share of the kernel's time.
@@ -108,6 +112,9 @@ pub struct KernelTime {
     pub agrees: Option<bool>,
     /// Launch configurations that changed (`grid (16, 1, 1) -> (132, 1, 1)`).
     pub launch_changes: Vec<String>,
+    /// Where a fix saved less than estimated, what its kernel now waits on,
+    /// read from the head profile.
+    pub shortfall: Option<String>,
 }
 
 /// What a profile was measured on and with.
@@ -370,6 +377,38 @@ fn differences(base: &Conditions, head: &Conditions) -> Vec<String> {
     out
 }
 
+/// What the longest of a fixed kernel's launches waits on: the unit
+/// nearest its peak, or latency where every unit ran under the knee (a
+/// warp that finishes one row before it loads the next: a fix that keeps
+/// few loads in flight saves less than the waste cost).
+fn what_it_waits_on(indices: &[usize], result: &CheckResult) -> Option<String> {
+    let longest = indices.iter().copied().max_by(|&a, &b| {
+        let ns = |i: usize| result.kernel_ns.get(i).copied().flatten().unwrap_or(0.0);
+        ns(a).total_cmp(&ns(b))
+    })?;
+    let used = result.utilization.get(longest).copied().flatten()?;
+    let units = [
+        ("memory", used.memory_pct),
+        ("its busiest L1", used.l1_pct),
+        ("its SMs", used.sm_pct),
+    ];
+    let (unit, busiest) = units.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1))?;
+    let each = units
+        .iter()
+        .map(|(unit, p)| format!("{unit} {p:.0}%"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if busiest >= 100.0 * LATENCY_KNEE {
+        return Some(format!("the fixed kernel's busiest unit is {unit} ({each} of peak)"));
+    }
+    let warps = used
+        .warps_per_sm
+        .map_or(String::new(), |w| format!(", {w:.1} warps an SM"));
+    Some(format!(
+        "the fixed kernel waits on latency ({each} of peak{warps}): keep more loads in flight (several rows a warp, an unrolled loop) or run more warps"
+    ))
+}
+
 /// Each kernel's time across the base and head profiles; `improved` names
 /// the (normalised kernel name, rule) pairs whose findings were fixed or
 /// whose deciding quantity got better.
@@ -398,6 +437,7 @@ pub fn timing(
                 estimated_ns: None,
                 agrees: None,
                 launch_changes: Vec::new(),
+                shortfall: None,
             });
             continue;
         };
@@ -438,6 +478,11 @@ pub fn timing(
         }
         let base_kernels: Vec<&Kernel> = base_indices.iter().map(|&i| &base.0.kernels[i]).collect();
         let head_kernels: Vec<&Kernel> = head_indices.iter().map(|&i| &head.0.kernels[i]).collect();
+        let short_of_estimate = agrees == Some(false)
+            && estimate.zip(saved_ns).is_some_and(|(e, s)| s < e);
+        let shortfall = short_of_estimate
+            .then(|| what_it_waits_on(head_indices, head.1))
+            .flatten();
         kernels.push(KernelTime {
             kernel: kernel_name::short(&head_kernel.name),
             name: head_kernel.name.clone(),
@@ -449,6 +494,7 @@ pub fn timing(
             estimated_ns: estimate,
             agrees,
             launch_changes: launch_changes(&base_kernels, &head_kernels),
+            shortfall,
         });
     }
     for (name, base_indices) in &base_names {
@@ -467,6 +513,7 @@ pub fn timing(
             estimated_ns: None,
             agrees: None,
             launch_changes: Vec::new(),
+            shortfall: None,
         });
     }
     let (base_conditions, head_conditions) =

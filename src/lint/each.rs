@@ -85,6 +85,8 @@ fn join(into: &mut (Report, CheckResult), (mut report, mut result): (Report, Che
     checked.kernel_ns.append(&mut result.kernel_ns);
     checked.sm_clock_hz.resize(kernels, None);
     checked.sm_clock_hz.append(&mut result.sm_clock_hz);
+    checked.utilization.resize(kernels, None);
+    checked.utilization.append(&mut result.utilization);
     joined.files.append(&mut report.files);
     joined.kernels.append(&mut report.kernels);
     for (key, value) in report.session {

@@ -17,6 +17,29 @@ use crate::value::Value;
 /// control decided, and what durations compare by.
 pub const SM_CLOCK: &str = "sm__cycles_elapsed.avg.per_second";
 
+/// The metrics [`Utilization`] reads: the memory system's, the busiest
+/// L1's and the SMs' shares of their peaks, and the warps an SM held.
+pub const UTILIZATION_METRICS: [&str; 4] = [
+    "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+    "l1tex__data_pipe_lsu_wavefronts.max.pct_of_peak_sustained_elapsed",
+    "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+    "sm__warps_active.avg.per_cycle_active",
+];
+
+/// How busy a kernel kept the units a fix of its memory access relieves:
+/// what `diff` reads of a fixed kernel that saved less than estimated.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Utilization {
+    /// The busiest memory unit's share of its peak (percent).
+    pub memory_pct: f64,
+    /// The busiest SM's L1 data pipe, share of its peak (percent).
+    pub l1_pct: f64,
+    /// The SMs' busiest pipe or issue slots, share of peak (percent).
+    pub sm_pct: f64,
+    /// Warps an SM held while active, where the export has them.
+    pub warps_per_sm: Option<f64>,
+}
+
 /// Everything imported from one or more export files of one report.
 #[derive(Debug, Default, Clone)]
 pub struct Report {
@@ -207,6 +230,18 @@ impl Kernel {
     /// The SM clock the kernel ran at (Hz), where the export has it.
     pub fn sm_clock_hz(&self) -> Option<f64> {
         self.number(SM_CLOCK)
+    }
+
+    /// How busy the kernel kept its units, where the export has the
+    /// throughputs.
+    pub fn utilization(&self) -> Option<Utilization> {
+        let [memory, l1, sm, warps] = UTILIZATION_METRICS;
+        Some(Utilization {
+            memory_pct: self.number(memory)?,
+            l1_pct: self.number(l1)?,
+            sm_pct: self.number(sm)?,
+            warps_per_sm: self.number(warps),
+        })
     }
 }
 

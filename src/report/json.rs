@@ -219,7 +219,8 @@ pub fn write_json(context: &Context<'_>, out: &mut dyn Write) -> io::Result<()> 
 /// `regression`); `timing` has each kernel's durations in both profiles
 /// (`kernels[]`: `base` and `head` with `count`, `total_ns`, `median_ns`;
 /// `saved_ns`, `noise`, `verdict`, `estimated_ns`, `agrees`,
-/// `launch_changes`), the two profiles' conditions, what differs
+/// `launch_changes`, and `shortfall`: what a fixed kernel that saved less
+/// than estimated waits on), the two profiles' conditions, what differs
 /// (`differences`) and the totals (`summary`).
 fn diff_json(result: &DiffResult) -> serde_json::Value {
     let finding = |f: &Finding| serde_json::json!({"rule": f.rule, "severity": f.severity, "place": f.place().to_string(), "message": f.message});

@@ -133,6 +133,15 @@ fn render_timing(timing: &Timing) -> String {
             k.launch_changes.join(", ")
         );
     }
+    for k in &timing.kernels {
+        if let Some(why) = &k.shortfall {
+            let _ = writeln!(
+                out,
+                "- `{}` saved less than estimated: {why}",
+                cell(&k.kernel)
+            );
+        }
+    }
     for sentence in words::conditions(timing)
         .into_iter()
         .chain(words::summary(timing))

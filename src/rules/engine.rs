@@ -144,6 +144,10 @@ impl<'r> Checker<'r> {
             self.result.sm_clock_hz.resize(index + 1, None);
         }
         self.result.sm_clock_hz[index] = kernel.sm_clock_hz();
+        if self.result.utilization.len() <= index {
+            self.result.utilization.resize(index + 1, None);
+        }
+        self.result.utilization[index] = kernel.utilization();
         for (active, quantity) in self.rules.iter().zip(&self.quantities) {
             let rule = &active.rule;
             if !rule.forms.is_empty() && !rule.forms.iter().any(|f| self.forms.contains(f)) {
@@ -242,6 +246,7 @@ pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
         source_rows.push(row_use(&spec.weight));
     }
     keys.insert(crate::model::SM_CLOCK.to_owned());
+    keys.extend(crate::model::UTILIZATION_METRICS.map(str::to_owned));
     crate::ingest::Needed {
         keys,
         source_columns,

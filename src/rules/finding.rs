@@ -203,6 +203,8 @@ pub struct CheckResult {
     pub kernel_ns: Vec<Option<f64>>,
     /// The SM clock each kernel ran at (Hz), by kernel index, where known.
     pub sm_clock_hz: Vec<Option<f64>>,
+    /// How busy each kernel kept its units, by kernel index, where known.
+    pub utilization: Vec<Option<crate::model::Utilization>>,
 }
 
 impl CheckResult {
