@@ -404,8 +404,15 @@ fn what_it_waits_on(indices: &[usize], result: &CheckResult) -> Option<String> {
     let warps = used
         .warps_per_sm
         .map_or(String::new(), |w| format!(", {w:.1} warps an SM"));
+    // An SM holds 64 warps at most (Volta to Hopper); near that, more warps
+    // are no remedy.
+    let more_warps = if used.warps_per_sm.is_some_and(|w| w >= 48.0) {
+        ""
+    } else {
+        " or run more warps"
+    };
     Some(format!(
-        "the fixed kernel waits on latency ({each} of peak{warps}): keep more loads in flight (several rows a warp, an unrolled loop) or run more warps"
+        "the fixed kernel waits on latency ({each} of peak{warps}): keep more loads in flight (several rows a warp, an unrolled loop){more_warps}"
     ))
 }
 

@@ -3,9 +3,11 @@
 //! Two kinds of set. In twins.cu (heldout.cu and cached.cu held out) each
 //! wasteful kernel was launched beside its fixed twin doing the same work,
 //! over twenty runs, odd runs with the fixed twin first. rows.cu
-//! (rows_heldout.cu held out, committed before the model it judges) was
-//! built twice, as is and with -DFIXED, so each kernel keeps its name, grid
-//! and work; its durations come from processes of both builds run in turn.
+//! (rows_heldout.cu and walks_heldout.cu held out, committed before the
+//! models they judge; walks_blind.cu and walks_blind2.cu measured, too,
+//! before the change each judges) was built twice, as is and with -DFIXED,
+//! so each kernel keeps its name, grid and work; its durations come from
+//! processes of both builds run in turn.
 //! The saving a fix brings is the difference of the medians. What `check`
 //! says the fix is worth must agree with it: within 1.5x, or within 2% of
 //! the kernel's time (a fix that made the kernel slower saved nothing), a
