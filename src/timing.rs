@@ -399,7 +399,9 @@ fn what_it_waits_on(indices: &[usize], result: &CheckResult) -> Option<String> {
         .collect::<Vec<_>>()
         .join(", ");
     if busiest >= 100.0 * LATENCY_KNEE {
-        return Some(format!("the fixed kernel's busiest unit is {unit} ({each} of peak)"));
+        return Some(format!(
+            "the fixed kernel's busiest unit is {unit} ({each} of peak)"
+        ));
     }
     let warps = used
         .warps_per_sm
@@ -485,8 +487,8 @@ pub fn timing(
         }
         let base_kernels: Vec<&Kernel> = base_indices.iter().map(|&i| &base.0.kernels[i]).collect();
         let head_kernels: Vec<&Kernel> = head_indices.iter().map(|&i| &head.0.kernels[i]).collect();
-        let short_of_estimate = agrees == Some(false)
-            && estimate.zip(saved_ns).is_some_and(|(e, s)| s < e);
+        let short_of_estimate =
+            agrees == Some(false) && estimate.zip(saved_ns).is_some_and(|(e, s)| s < e);
         let shortfall = short_of_estimate
             .then(|| what_it_waits_on(head_indices, head.1))
             .flatten();

@@ -107,7 +107,10 @@ fn a_fix_that_saved_less_than_estimated_says_what_its_kernel_waits_on() {
     // kernel is busiest in memory, not waiting.
     let store = kernel(&doc, "store_offset<float, 3>");
     let why = store["shortfall"].as_str().unwrap();
-    assert!(why.starts_with("the fixed kernel's busiest unit is memory"), "{why}");
+    assert!(
+        why.starts_with("the fixed kernel's busiest unit is memory"),
+        "{why}"
+    );
 }
 
 #[test]
