@@ -542,6 +542,13 @@ pub mod words {
     use super::{Conditions, KernelTime, Timing, Verdict};
     use crate::report::units::duration;
 
+    /// Why a fix saved less than estimated, as a sentence.
+    pub fn shortfall(k: &KernelTime) -> Option<String> {
+        k.shortfall
+            .as_ref()
+            .map(|why| format!("saved less than estimated: {why}"))
+    }
+
     /// `4 -> 4` launches, or the one count where both profiles have it.
     pub fn launches(k: &KernelTime) -> String {
         match (&k.base, &k.head) {

@@ -134,12 +134,8 @@ fn render_timing(timing: &Timing) -> String {
         );
     }
     for k in &timing.kernels {
-        if let Some(why) = &k.shortfall {
-            let _ = writeln!(
-                out,
-                "- `{}` saved less than estimated: {why}",
-                cell(&k.kernel)
-            );
+        if let Some(sentence) = words::shortfall(k) {
+            let _ = writeln!(out, "- `{}`: {sentence}", cell(&k.kernel));
         }
     }
     for sentence in words::conditions(timing)

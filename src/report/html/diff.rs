@@ -112,7 +112,12 @@ fn timing_section(timing: &Timing) -> String {
         .iter()
         .filter(|k| !k.launch_changes.is_empty())
         .map(|k| format!("{}: {}", k.kernel, k.launch_changes.join(", ")));
+    let shortfalls = timing
+        .kernels
+        .iter()
+        .filter_map(|k| Some(format!("{}: {}", k.kernel, words::shortfall(k)?)));
     for sentence in launch_changes
+        .chain(shortfalls)
         .chain(words::conditions(timing))
         .chain(words::summary(timing))
     {

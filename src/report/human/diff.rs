@@ -136,8 +136,8 @@ fn render_timing(timing: &Timing) -> String {
         if !k.launch_changes.is_empty() {
             let _ = writeln!(out, "  {}: {}", k.kernel, k.launch_changes.join(", "));
         }
-        if let Some(why) = &k.shortfall {
-            let _ = writeln!(out, "  {}: saved less than estimated: {why}", k.kernel);
+        if let Some(sentence) = words::shortfall(k) {
+            let _ = writeln!(out, "  {}: {sentence}", k.kernel);
         }
     }
     for sentence in words::conditions(timing)
