@@ -61,6 +61,32 @@ LAUNCH_TARGETS = {
     "l1_short": "small-grid", "copy_short": "small-grid", "alu_short": "small-grid",
 }
 
+# Twins whose fix reads its rows one at a time a warp (each file's comments
+# say which): judged against what `check` says that fix saves (the row-walk
+# fix's `row_at_a_time_lane_share`, one element a lane, or
+# `row_at_a_time_wide_share`, 16 bytes a lane), not against the estimate,
+# which counts a fix with several rows in flight (rows.cu's row_sum and
+# embed, walks_blind2.cu's row_norm4).
+ROW_AT_A_TIME = {
+    "rows_heldout": {
+        "void layernorm_rows<768>": "lane", "void softmax_rows<1024>": "lane", "void row_scale<512>": "lane",
+        "void row_total<double, 1024>": "lane", "void row_total<float, 256>": "lane",
+        "void row_total<float, 32>": "lane", "void gather_rows<512>": "lane",
+    },
+    "walks_heldout": {"void copy_rows<384>": "wide", "void gather_f32<256>": "wide"},
+    "walks_blind": {"void copy_rows<1024>": "wide", "void gather_f32<512>": "wide"},
+}
+# row_norm<T, C, V>: V = 0 reads one element a lane, V = 1 16 bytes a lane.
+ROW_NORM_READS = {"0": "lane", "1": "wide"}
+
+
+def row_at_a_time(set_name, short):
+    """How the twin's fix reads its rows one at a time ("lane" or "wide"),
+    or None where it keeps several rows in flight."""
+    if short.startswith("void row_norm<") and set_name.startswith("walks_"):
+        return ROW_NORM_READS[short.rstrip(">").rsplit(",", 1)[1].strip()]
+    return ROW_AT_A_TIME.get(set_name, {}).get(short)
+
 
 def rows(path):
     with lzma.open(path, "rt", newline="") as f:
@@ -137,12 +163,13 @@ def ncu_estimates(path, rules):
     return best
 
 
-def lint(raw, source, rules, only=None):
+def lint(raw, source, rules, only=None, set_name=None):
     """What `check` with `rules` (a --select or --ignore) says a fix of each
     result is worth, and its duration: as the ranking counts it, the largest
     estimate among the findings of one launch at one place, added up over
     the launch's places; `only` maps a kernel's short name to the one rule
-    whose estimate counts."""
+    whose estimate counts. Where the set's twin fixes its rows one at a time
+    (row_at_a_time), a finding that says what such a fix saves counts that."""
     out = subprocess.run(
         [BINARY, "check", "--no-config", "--format", "json", "--fail-on", "never", *rules, *EXTRA, raw, source],
         capture_output=True, text=True, check=True)
@@ -157,7 +184,12 @@ def lint(raw, source, rules, only=None):
             continue
         where = finding.get("location") or {}
         place = (rid, where.get("file"), where.get("line"))
-        best[place] = max(best.get(place, 0.0), impact.get("saved_ns") or 0.0)
+        saved_ns = impact.get("saved_ns") or 0.0
+        reads = row_at_a_time(set_name, short)
+        share = (finding.get("values") or {}).get(f"row_at_a_time_{reads}_share") if reads else None
+        if share is not None:
+            saved_ns = share * (impact.get("kernel_ns") or 0.0)
+        best[place] = max(best.get(place, 0.0), saved_ns)
     saved = {}
     for (rid, _, _), ns in best.items():
         saved[rid] = saved.get(rid, 0.0) + ns
@@ -230,7 +262,7 @@ def main():
         pairs, raw, source = (paired_set if name in PAIRED else built_twice_set)(name)
         launch = name in LAUNCH_SETS
         rules = ["--select", "launch/*"] if launch else ["--ignore", "launch/*"]
-        saved, profiled = lint(raw, source, rules, LAUNCH_TARGETS if launch else None)
+        saved, profiled = lint(raw, source, rules, LAUNCH_TARGETS if launch else None, name)
         ncu = ncu_estimates(os.path.join(DIR, f"{name}.details.csv.xz"), NCU_LAUNCH if launch else NCU_MEMORY)
         summary.append((name, *judge(name, pairs, saved, profiled, ncu)))
     print()

@@ -12,9 +12,10 @@
 //! instruction or the kernel's mix of memory-instruction widths.
 
 use super::ActiveRule;
+use super::engine::{Context, resolve};
 use super::expr::Outcome;
-use super::finding::{Finding, Names};
-use super::rule::Analysis;
+use super::finding::Finding;
+use super::rule::{Analysis, Fix};
 use crate::memory_model::{
     GlobalPattern, SECTOR, WARP, global_pattern, global_pattern_of_lanes, sass_address, sass_width,
     threads_per_wavefront, wavefronts_ideal, ways_from_ratio,
@@ -57,7 +58,13 @@ const DOMINANT_WIDTH: f64 = 0.9;
 
 /// Adds the cause's values to `finding`, where its rule names an analysis,
 /// and renders its fix from them and the rule's own values.
-pub(super) fn apply(kernel: &Kernel, active: &ActiveRule, finding: &mut Finding, names: &Names) {
+pub(super) fn apply(
+    kernel: &Kernel,
+    active: &ActiveRule,
+    finding: &mut Finding,
+    context: &Context<'_>,
+) {
+    let names = context.names;
     if let Some(analysis) = active.rule.analysis {
         let line = finding
             .location
@@ -74,7 +81,12 @@ pub(super) fn apply(kernel: &Kernel, active: &ActiveRule, finding: &mut Finding,
             name_the_costly_access(finding);
         }
     }
-    finding.fix = render_fix(active, &finding.values);
+    if let Some((text, numbers)) = render_fix(kernel, active, finding, context) {
+        for (name, value) in numbers {
+            finding.values.insert(names.get(name), value);
+        }
+        finding.fix = Some(text);
+    }
 }
 
 /// Where a line's shared accesses differ (a column read beside a
@@ -99,8 +111,15 @@ fn name_the_costly_access(finding: &mut Finding) {
     ));
 }
 
-/// The first fix whose condition holds and whose values are all known.
-fn render_fix(active: &ActiveRule, values: &crate::rules::finding::Values) -> Option<String> {
+/// The first fix whose condition holds and whose values are all known:
+/// its text, and the numbers it derived for it.
+fn render_fix<'f>(
+    kernel: &Kernel,
+    active: &'f ActiveRule,
+    finding: &Finding,
+    context: &Context<'_>,
+) -> Option<(String, Vec<(&'f str, Option<f64>)>)> {
+    let values = &finding.values;
     let lookup = |name: &str| values.get(name).copied().flatten();
     active.rule.fixes.iter().find_map(|fix| {
         let holds = fix
@@ -110,8 +129,47 @@ fn render_fix(active: &ActiveRule, values: &crate::rules::finding::Values) -> Op
         if !holds {
             return None;
         }
-        fix.text.render_if_known(&lookup)
+        let numbers = fix_numbers(kernel, fix, finding, context);
+        let own = |name: &str| {
+            numbers
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map_or_else(|| lookup(name), |(_, v)| *v)
+        };
+        let text = fix.text.render_if_known(&own)?;
+        Some((text, numbers))
     })
+}
+
+/// A fix's own numbers: its inputs read from the kernel (unknown where the
+/// export lacks them), the estimate's, and its derived values in order.
+fn fix_numbers<'f>(
+    kernel: &Kernel,
+    fix: &'f Fix,
+    finding: &Finding,
+    context: &Context<'_>,
+) -> Vec<(&'f str, Option<f64>)> {
+    if fix.derived.is_empty() {
+        return Vec::new();
+    }
+    let mut own: Vec<(&str, Option<f64>)> = fix
+        .inputs
+        .iter()
+        .map(|(name, candidates)| (name.as_str(), resolve(kernel, candidates, context)))
+        .collect();
+    own.push(("kernel_ns", finding.estimate.kernel_ns));
+    own.push(("saved_ns", finding.estimate.saved_ns));
+    for (name, expr) in &fix.derived {
+        let value = expr
+            .eval(&|n: &str| {
+                own.iter()
+                    .find(|(o, _)| *o == n)
+                    .map_or_else(|| finding.values.get(n).copied().flatten(), |(_, v)| *v)
+            })
+            .as_number();
+        own.push((name.as_str(), value));
+    }
+    own.split_off(own.len() - fix.derived.len())
 }
 
 /// Totals of one kind of access (space and operation) on one line.

@@ -333,7 +333,7 @@ pub(super) struct Context<'a> {
     /// columns), which reads as zero, not as missing.
     columns: &'a HashSet<String>,
     /// The names findings carry.
-    names: &'a Names,
+    pub(super) names: &'a Names,
 }
 
 /// A rule's values for one kernel, by name, while it is evaluated.
@@ -405,7 +405,7 @@ fn evaluate(
             variant,
             owned,
             estimate,
-            context.names,
+            context,
         );
         return Evaluation::Evaluated(found, quantity);
     }
@@ -419,8 +419,9 @@ fn findings(
     variant: &Variant,
     values: crate::rules::finding::Values,
     estimate: Estimate,
-    names: &Names,
+    context: &Context<'_>,
 ) -> Vec<Finding> {
+    let names = context.names;
     let rule = &active.rule;
     let (severity, message) = severity_and_message(active, variant, &values);
     let mut base = Finding {
@@ -452,7 +453,7 @@ fn findings(
         placed
     };
     for finding in &mut found {
-        diagnose::apply(kernel, active, finding, names);
+        diagnose::apply(kernel, active, finding, context);
     }
     found
 }

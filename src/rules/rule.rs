@@ -277,4 +277,12 @@ pub struct Fix {
     pub when: Option<Expr>,
     /// The text; it applies only when every value it names is known.
     pub text: Template,
+    /// Kernel metrics the fix's own numbers read.
+    pub inputs: IndexMap<String, Vec<Candidate>>,
+    /// The numbers the fix quotes, in order: expressions over the finding's
+    /// values, the inputs, `kernel_ns` and `saved_ns` (the estimate). They
+    /// join the finding's values when the fix is the one rendered.
+    pub derived: Vec<(String, Expr)>,
+    /// Where the numbers' model comes from.
+    pub why: String,
 }

@@ -271,4 +271,10 @@ pub(super) struct RawFix {
     #[serde(default)]
     pub(super) when: Option<Spanned<String>>,
     pub(super) text: Spanned<String>,
+    #[serde(default)]
+    pub(super) inputs: IndexMap<String, Spanned<Vec<RawCandidate>>>,
+    #[serde(default)]
+    pub(super) derived: IndexMap<String, Spanned<String>>,
+    #[serde(default)]
+    pub(super) why: String,
 }

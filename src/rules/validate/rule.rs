@@ -13,8 +13,8 @@ use crate::model::Form;
 use crate::rules::error::ProblemKind;
 use crate::rules::expr::{self, Type};
 use crate::rules::pack::{
-    Analysis, CEILING_GATES, Candidate, Ceiling, Docs, Downgrade, Fix, Impact, LineSpec,
-    MIN_SPEEDUP, Param, Quantity, Rule, Scope, Severity, Variant,
+    Analysis, CEILING_GATES, Candidate, Ceiling, Docs, Downgrade, FIX_ESTIMATE_NAMES, Fix, Impact,
+    LineSpec, MIN_SPEEDUP, Param, Quantity, Rule, Scope, Severity, Variant,
 };
 use crate::rules::schema::{
     RawCc, RawDocs, RawDowngrade, RawFix, RawImpact, RawLines, RawParam, RawQuantity, RawRule,
@@ -355,14 +355,36 @@ impl Validator<'_> {
         parsed
     }
 
-    /// A fix: its condition and text over the finding's values.
+    /// A fix: its condition over the finding's values, and its text over
+    /// them and the numbers it derives (from its inputs and the estimate).
     fn fix(&mut self, raw: &RawFix, names: &Names) -> Option<Fix> {
         let when = match &raw.when {
             Some(w) => Some(self.expression(w, names, Type::Bool)?),
             None => None,
         };
-        let text = self.template(&raw.text, names)?;
-        Some(Fix { when, text })
+        let inputs: IndexMap<String, Vec<Candidate>> = raw
+            .inputs
+            .iter()
+            .map(|(k, v)| (k.clone(), self.candidates(v)))
+            .collect();
+        let mut own = names.clone();
+        own.extend(inputs.keys().map(|k| (k.clone(), Type::Number)));
+        for estimate in FIX_ESTIMATE_NAMES {
+            own.insert(estimate.to_owned(), Type::Number);
+        }
+        let mut derived = Vec::with_capacity(raw.derived.len());
+        for (name, text) in &raw.derived {
+            derived.push((name.clone(), self.expression(text, &own, Type::Number)?));
+            own.insert(name.clone(), Type::Number);
+        }
+        let text = self.template(&raw.text, &own)?;
+        Some(Fix {
+            when,
+            text,
+            inputs,
+            derived,
+            why: raw.why.clone(),
+        })
     }
 
     fn downgrade(&mut self, raw: &RawDowngrade, names: &Names) -> Option<Downgrade> {
