@@ -130,6 +130,17 @@ fn deep_nesting_and_huge_numbers_are_errors_not_crashes() {
 }
 
 #[test]
+fn unknown_name_in_a_fix_number() {
+    // A fix's numbers may read its inputs, the finding's values and the
+    // estimate (kernel_ns); `floor_ns` is none of them.
+    let (kind, at, span, _) = only_error("bad_fix_number");
+    assert_eq!(
+        (kind, at, span.as_str()),
+        (ProblemKind::UnknownName, (19, 31), "floor_ns")
+    );
+}
+
+#[test]
 fn unknown_name_in_message() {
     let (kind, at, span, _) = only_error("bad_message_name");
     assert_eq!(

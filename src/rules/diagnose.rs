@@ -111,6 +111,9 @@ fn name_the_costly_access(finding: &mut Finding) {
     ));
 }
 
+/// The numbers a fix derived, by name (`None` where an input is missing).
+type FixNumbers<'f> = Vec<(&'f str, Option<f64>)>;
+
 /// The first fix whose condition holds and whose values are all known:
 /// its text, and the numbers it derived for it.
 fn render_fix<'f>(
@@ -118,7 +121,7 @@ fn render_fix<'f>(
     active: &'f ActiveRule,
     finding: &Finding,
     context: &Context<'_>,
-) -> Option<(String, Vec<(&'f str, Option<f64>)>)> {
+) -> Option<(String, FixNumbers<'f>)> {
     let values = &finding.values;
     let lookup = |name: &str| values.get(name).copied().flatten();
     active.rule.fixes.iter().find_map(|fix| {
@@ -136,7 +139,8 @@ fn render_fix<'f>(
                 .find(|(n, _)| *n == name)
                 .map_or_else(|| lookup(name), |(_, v)| *v)
         };
-        let text = fix.text.render_if_known(&own)?;
+        let derived = |name: &str| fix.derived.iter().any(|d| d.name == name);
+        let text = fix.text.render_if_known_or_zero(&own, &derived)?;
         Some((text, numbers))
     })
 }
@@ -148,7 +152,7 @@ fn fix_numbers<'f>(
     fix: &'f Fix,
     finding: &Finding,
     context: &Context<'_>,
-) -> Vec<(&'f str, Option<f64>)> {
+) -> FixNumbers<'f> {
     if fix.derived.is_empty() {
         return Vec::new();
     }
@@ -159,15 +163,16 @@ fn fix_numbers<'f>(
         .collect();
     own.push(("kernel_ns", finding.estimate.kernel_ns));
     own.push(("saved_ns", finding.estimate.saved_ns));
-    for (name, expr) in &fix.derived {
-        let value = expr
+    for number in &fix.derived {
+        let value = number
+            .expr
             .eval(&|n: &str| {
                 own.iter()
                     .find(|(o, _)| *o == n)
                     .map_or_else(|| finding.values.get(n).copied().flatten(), |(_, v)| *v)
             })
             .as_number();
-        own.push((name.as_str(), value));
+        own.push((number.name.as_str(), value));
     }
     own.split_off(own.len() - fix.derived.len())
 }

@@ -398,15 +398,7 @@ fn evaluate(
         let mut owned = crate::rules::finding::Values::with_capacity(values.len() + 8);
         owned.extend(values.iter().map(|(k, v)| (context.names.get(k), *v)));
         let estimate = impact::estimate(kernel, active, &owned, kernel_ns, context);
-        let found = findings(
-            kernel,
-            index,
-            active,
-            variant,
-            owned,
-            estimate,
-            context,
-        );
+        let found = findings(kernel, index, active, variant, owned, estimate, context);
         return Evaluation::Evaluated(found, quantity);
     }
     Evaluation::Missing(first_missing.unwrap_or_default())

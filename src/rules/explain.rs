@@ -95,6 +95,34 @@ pub fn to_text(active: &ActiveRule) -> String {
     if !rule.impact.is_empty() {
         out.push_str(&impact_text(active));
     }
+    out.push_str(&fix_numbers_text(active));
+    out
+}
+
+/// The numbers fix texts quote: for each fix that derives some, its
+/// condition, each number's expression, its inputs and its reason.
+fn fix_numbers_text(active: &ActiveRule) -> String {
+    let mut out = String::new();
+    for fix in active.rule.fixes.iter().filter(|f| !f.derived.is_empty()) {
+        if out.is_empty() {
+            out.push_str("\n## Numbers a fix quotes (kernel_ns and saved_ns are the estimate's)\n");
+        }
+        let _ = writeln!(
+            out,
+            "where {}:",
+            fix.when_text.as_deref().unwrap_or("always")
+        );
+        for number in &fix.derived {
+            let _ = writeln!(out, "  {} = {}", number.name, number.text);
+        }
+        for (name, candidates) in &fix.inputs {
+            let list: Vec<String> = candidates.iter().map(candidate_text).collect();
+            let _ = writeln!(out, "  {name}: {}", list.join(", or "));
+        }
+        if !fix.why.is_empty() {
+            let _ = writeln!(out, "  why: {}", fix.why);
+        }
+    }
     out
 }
 

@@ -282,7 +282,20 @@ pub struct Fix {
     /// The numbers the fix quotes, in order: expressions over the finding's
     /// values, the inputs, `kernel_ns` and `saved_ns` (the estimate). They
     /// join the finding's values when the fix is the one rendered.
-    pub derived: Vec<(String, Expr)>,
+    pub derived: Vec<FixNumber>,
     /// Where the numbers' model comes from.
     pub why: String,
+    /// The condition as written, for `explain`.
+    pub when_text: Option<String>,
+}
+
+/// One number a fix quotes: its name, expression and the expression's text.
+#[derive(Debug, Clone)]
+pub struct FixNumber {
+    /// The value's name.
+    pub name: String,
+    /// How it is computed.
+    pub expr: Expr,
+    /// The expression as written.
+    pub text: String,
 }

@@ -136,8 +136,18 @@ impl Template {
 impl Template {
     /// Renders only when every value it names is defined and non-zero.
     pub fn render_if_known(&self, lookup: &dyn Fn(&str) -> Option<f64>) -> Option<String> {
+        self.render_if_known_or_zero(lookup, &|_| false)
+    }
+
+    /// As [`Template::render_if_known`], except that the values `zero_ok`
+    /// names may be zero: a saving of nothing is a number worth saying.
+    pub fn render_if_known_or_zero(
+        &self,
+        lookup: &dyn Fn(&str) -> Option<f64>,
+        zero_ok: &dyn Fn(&str) -> bool,
+    ) -> Option<String> {
         self.names()
-            .all(|(name, _)| lookup(name).is_some_and(|v| v != 0.0))
+            .all(|(name, _)| lookup(name).is_some_and(|v| v != 0.0 || zero_ok(name)))
             .then(|| self.render(lookup))
     }
 }

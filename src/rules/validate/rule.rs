@@ -13,8 +13,8 @@ use crate::model::Form;
 use crate::rules::error::ProblemKind;
 use crate::rules::expr::{self, Type};
 use crate::rules::pack::{
-    Analysis, CEILING_GATES, Candidate, Ceiling, Docs, Downgrade, FIX_ESTIMATE_NAMES, Fix, Impact,
-    LineSpec, MIN_SPEEDUP, Param, Quantity, Rule, Scope, Severity, Variant,
+    Analysis, CEILING_GATES, Candidate, Ceiling, Docs, Downgrade, FIX_ESTIMATE_NAMES, Fix,
+    FixNumber, Impact, LineSpec, MIN_SPEEDUP, Param, Quantity, Rule, Scope, Severity, Variant,
 };
 use crate::rules::schema::{
     RawCc, RawDocs, RawDowngrade, RawFix, RawImpact, RawLines, RawParam, RawQuantity, RawRule,
@@ -374,7 +374,11 @@ impl Validator<'_> {
         }
         let mut derived = Vec::with_capacity(raw.derived.len());
         for (name, text) in &raw.derived {
-            derived.push((name.clone(), self.expression(text, &own, Type::Number)?));
+            derived.push(FixNumber {
+                name: name.clone(),
+                expr: self.expression(text, &own, Type::Number)?,
+                text: text.get_ref().clone(),
+            });
             own.insert(name.clone(), Type::Number);
         }
         let text = self.template(&raw.text, &own)?;
@@ -384,6 +388,7 @@ impl Validator<'_> {
             inputs,
             derived,
             why: raw.why.clone(),
+            when_text: raw.when.as_ref().map(|w| w.get_ref().clone()),
         })
     }
 
