@@ -26,7 +26,7 @@ const WITHIN: f64 = 1.5;
 const NEAR: f64 = 0.02;
 
 /// Pairs whose estimate disagrees with the measured saving, and why.
-const DISAGREE: [(&str, &str, &str); 23] = [
+const DISAGREE: [(&str, &str, &str); 20] = [
     (
         "twins",
         "store_misaligned",
@@ -49,13 +49,8 @@ const DISAGREE: [(&str, &str, &str); 23] = [
     ),
     (
         "rows_heldout",
-        "void row_total<double, 1024>",
-        "the fix reads one double a lane, a row at a time: latency-bound at 94 us, 2.2x",
-    ),
-    (
-        "rows_heldout",
         "void row_total<float, 256>",
-        "the same on 64 blocks of 1 KB rows: the fix saves 3.7 of 36 us, 7.4x",
+        "a warp per row of 1 KB, one float a lane, a row at a time on 64 blocks: 3.7 of 36 us saved, 8.4 us said for that fix (2.3x; the row takes 1.0 us, not the 0.86 us of three round trips)",
     ),
     (
         "rows",
@@ -79,43 +74,18 @@ const DISAGREE: [(&str, &str, &str); 23] = [
     ),
     (
         "walks_heldout",
-        "void row_norm<float, 512, 0>",
-        "held out: the fix of one float a lane saves 37%, the 16-byte fix of the same kernel 73% (agrees)",
-    ),
-    (
-        "walks_heldout",
-        "void row_norm<double, 2048, 0>",
-        "held out: the fix of one double a lane saves 42%, the 16-byte fix 58% (agrees)",
-    ),
-    (
-        "walks_heldout",
-        "void row_norm<float, 128, 0>",
-        "held out: rows of 512 bytes on 128 blocks, both fixes save 10%, 6.2x",
-    ),
-    (
-        "walks_heldout",
-        "void row_norm<float, 128, 1>",
-        "held out: as the fix of one float a lane, 6.4x",
-    ),
-    (
-        "walks_heldout",
         "void store_offset<float, 3>",
         "held out: stores 12 bytes off a sector, 1.7 us estimated, 0.4 us measured on 47.9 us",
     ),
     (
         "walks_blind",
         "void row_norm<float, 64, 1>",
-        "held out blind: rows of 256 bytes on 256 blocks, 13.5 us estimated, 8.5 us measured (1.6x)",
-    ),
-    (
-        "walks_blind",
-        "void row_norm<float, 256, 1>",
-        "held out blind: rows of 1 KB on 96 blocks, 27.1 us estimated, 17.2 us measured (1.6x)",
+        "held out blind: rows of 256 bytes on 256 blocks, a row at a time: 8.5 us saved, 1.3 us said (a row took 344 ns, not two round trips of 285)",
     ),
     (
         "walks_blind",
         "void row_norm<double, 64, 1>",
-        "held out blind: rows of 512 bytes on 512 blocks, 22.5 us estimated, 11.8 us measured (1.9x)",
+        "held out blind: rows of 512 bytes on 512 blocks, a row at a time: 11.8 us saved, 18.0 us said (1.52x; 2.7 TB/s, the DRAM not latency)",
     ),
     (
         "walks_blind",
@@ -125,12 +95,7 @@ const DISAGREE: [(&str, &str, &str); 23] = [
     (
         "walks_blind2",
         "void row_norm<float, 256, 0>",
-        "held out blind: a warp per row, one float a lane, one row after another on 64 blocks: 5.5 us of 36.9 saved, 27.7 us estimated",
-    ),
-    (
-        "walks_blind2",
-        "void row_norm<double, 128, 1>",
-        "held out blind: a warp per row of 1 KB, one row after another on 256 blocks: 12.7 us saved, 22.5 us estimated (1.8x)",
+        "held out blind: a warp per row of 1 KB, one float a lane, a row at a time on 64 blocks: 5.5 of 36.9 us saved, 9.4 us said (1.7x), as row_total<float, 256>",
     ),
     (
         "walks_blind2",
@@ -141,6 +106,26 @@ const DISAGREE: [(&str, &str, &str); 23] = [
         "walks_blind2",
         "void store_offset<double, 3>",
         "held out blind: doubles stored 24 bytes off a sector, 0.9 us (5%) measured, no time estimated",
+    ),
+    (
+        "walks_blind3",
+        "void row_norm<float, 2048, 0>",
+        "held out blind: rows of 8 KB on 8 blocks, one float a lane, a row at a time: 183.3 us saved, 120.2 us said (0.66x; with 8 SMs busy a batch's round trip took 170 ns, not 285)",
+    ),
+    (
+        "walks_blind3",
+        "void row_norm<double, 256, 0>",
+        "held out blind: rows of 2 KB on 40 blocks, one double a lane: 3.0 of 36.5 us saved, 9.5 us said (3.2x; a row of two batches took 1.05 us, as the 1 KB rows of one float a lane)",
+    ),
+    (
+        "walks_blind3",
+        "void row_norm<double, 512, 0>",
+        "held out blind: rows of 4 KB on 24 blocks, one double a lane: 12.9 us saved, 24.9 us said (1.9x)",
+    ),
+    (
+        "walks_blind3",
+        "void row_norm<float, 4096, 0>",
+        "held out blind: rows of 16 KB on 4 blocks, one float a lane: 390.5 us saved, 244.4 us said (0.63x; with 4 SMs busy a batch's round trip took 150 ns)",
     ),
 ];
 
@@ -299,6 +284,45 @@ const LAUNCH_TARGETS: [(&str, &str); 15] = [
     ("alu_short", "small-grid"),
 ];
 
+/// Twins whose fix reads its rows one at a time a warp, as their sources
+/// say, and how: one element a lane ("lane") or 16 bytes ("wide"). They are
+/// judged against what the row-walk fix says such a fix saves
+/// (`row_at_a_time_lane_share`, `row_at_a_time_wide_share`), not against
+/// the estimate, which counts several rows in flight a warp (rows.cu's
+/// row_sum and embed, walks_blind2.cu's row_norm4). walks_*.cu's
+/// row_norm<T, C, V> reads one element a lane where V is 0, 16 bytes where
+/// it is 1.
+const ROW_AT_A_TIME: [(&str, &str, &str); 11] = [
+    ("rows_heldout", "void layernorm_rows<768>", "lane"),
+    ("rows_heldout", "void softmax_rows<1024>", "lane"),
+    ("rows_heldout", "void row_scale<512>", "lane"),
+    ("rows_heldout", "void row_total<double, 1024>", "lane"),
+    ("rows_heldout", "void row_total<float, 256>", "lane"),
+    ("rows_heldout", "void row_total<float, 32>", "lane"),
+    ("rows_heldout", "void gather_rows<512>", "lane"),
+    ("walks_heldout", "void copy_rows<384>", "wide"),
+    ("walks_heldout", "void gather_f32<256>", "wide"),
+    ("walks_blind", "void copy_rows<1024>", "wide"),
+    ("walks_blind", "void gather_f32<512>", "wide"),
+];
+
+/// How the twin `short` of `set` reads its rows when fixed, where it reads
+/// them one at a time.
+fn row_at_a_time(set: &str, short: &str) -> Option<&'static str> {
+    if set.starts_with("walks_")
+        && let Some(args) = short.strip_prefix("void row_norm<")
+    {
+        return match args.trim_end_matches('>').rsplit(',').next()?.trim() {
+            "0" => Some("lane"),
+            _ => Some("wide"),
+        };
+    }
+    ROW_AT_A_TIME
+        .iter()
+        .find(|(s, k, _)| *s == set && *k == short)
+        .map(|(_, _, reads)| *reads)
+}
+
 /// `check`'s findings on a set: the launch pack's on launch.cu, whose fixes
 /// are launch fixes, the memory pack's on the others.
 fn estimates(set: &str) -> Check {
@@ -323,7 +347,12 @@ fn estimates(set: &str) -> Check {
             continue;
         }
         let place = format!("{}:{}", f["location"]["file"], f["location"]["line"]);
-        let ns = f["impact"]["saved_ns"].as_f64().unwrap_or(0.0);
+        let at_a_time = row_at_a_time(set, short)
+            .and_then(|reads| f["values"][format!("row_at_a_time_{reads}_share")].as_f64());
+        let ns = match at_a_time {
+            Some(share) => share * f["impact"]["kernel_ns"].as_f64().unwrap_or(0.0),
+            None => f["impact"]["saved_ns"].as_f64().unwrap_or(0.0),
+        };
         let worth = best.entry((id, place)).or_insert(0.0);
         *worth = worth.max(ns);
         *fails.entry(id).or_default() |= f["severity"] != "note";
@@ -452,6 +481,15 @@ fn a_second_blind_set_judges_the_wave_floor() {
 }
 
 #[test]
+fn a_third_blind_set_judges_the_row_at_a_time_fix() {
+    // Measured and committed before the row-walk fix said what a warp that
+    // reads its rows one at a time saves, and not looked at until it did:
+    // row_norm's two such fixes and row_norm4's rows in flight on rows of
+    // 128 bytes to 16 KB and grids of 4 blocks to two waves.
+    assert_judged("walks_blind3", built_twice("walks_blind3"), 19);
+}
+
+#[test]
 fn launch_faults_agree_with_their_measured_fixes() {
     // A grid-stride scale on 8, 32 and 132 blocks spread over 1,056; 139
     // blocks of one per SM (1.05 waves) handed out over 132; random gathers
@@ -493,6 +531,47 @@ fn a_row_walk_on_sixteen_blocks_is_worth_most_of_its_kernel() {
     assert!(check.fails[&1]);
     assert!(check.saved[&1] / walk.bad_ns > 0.6, "{}", check.saved[&1]);
     assert!((walk.bad_ns - walk.fixed_ns) / walk.bad_ns > 0.7);
+}
+
+#[test]
+fn a_row_walk_fix_says_what_a_row_at_a_time_saves() {
+    // walks_blind3.cu: rows of 128 bytes on 64 blocks fixed a row at a time
+    // ran 48% slower; rows of 1.5 KB on 48 blocks saved 34% with one float
+    // a lane and 61% with 16 bytes a lane. The fix text says so beside the
+    // estimate, which counts rows in flight.
+    let raw = fixture("twins/walks_blind3.raw.csv.xz");
+    let source = fixture("twins/walks_blind3.source.csv.xz");
+    let doc = check_json(&["--ignore", "launch/*", &raw, &source]);
+    let load_finding = |kernel: &str| {
+        doc["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| {
+                f["rule"] == "global-load-efficiency"
+                    && f["kernel"]["name"].as_str().unwrap().starts_with(kernel)
+            })
+            .unwrap()
+            .clone()
+    };
+    let short = load_finding("void row_norm<float, 32, 0>");
+    assert_eq!(short["values"]["row_at_a_time_lane_share"], 0.0);
+    let fix = short["fix"].as_str().unwrap();
+    assert!(
+        fix.ends_with(
+            "saves about 0% of the kernel's time with 16-byte loads, 0% with one element a lane"
+        ),
+        "{fix}"
+    );
+    let long = load_finding("void row_norm<float, 384, 0>");
+    let values = &long["values"];
+    let (lane, wide) = (
+        values["row_at_a_time_lane_share"].as_f64().unwrap(),
+        values["row_at_a_time_wide_share"].as_f64().unwrap(),
+    );
+    let estimate = long["impact"]["speedup"].as_f64().unwrap();
+    assert!(lane < wide && wide < estimate, "{lane} {wide} {estimate}");
+    assert!((0.25..0.40).contains(&lane), "{lane}");
 }
 
 #[test]
