@@ -6,8 +6,8 @@
 Two kinds of twin set live in fixtures/twins. In twins.cu (and heldout.cu
 and cached.cu, held out) each wasteful kernel was launched right before its
 fixed twin, so results 2k and 2k+1 of each report are a pair. rows.cu (and
-rows_heldout.cu, walks_heldout.cu, walks_blind.cu and walks_blind2.cu, held
-out), launch.cu and its held-out sets were built twice, as is and with
+rows_heldout.cu, walks_heldout.cu, walks_blind.cu, walks_blind2.cu and
+walks_blind3.cu, held out), launch.cu and its held-out sets were built twice, as is and with
 -DFIXED, so each kernel keeps its name, grid and work: result k of SET pairs
 with result k of SET_fixed, and the durations come from processes named SET
 and SET_fixed run alternately (SET.durations.raw.csv).

@@ -4,8 +4,8 @@
 //! wasteful kernel was launched beside its fixed twin doing the same work,
 //! over twenty runs, odd runs with the fixed twin first. rows.cu
 //! (rows_heldout.cu and walks_heldout.cu held out, committed before the
-//! models they judge; walks_blind.cu and walks_blind2.cu measured, too,
-//! before the change each judges) was built twice, as is and with -DFIXED,
+//! models they judge; walks_blind.cu, walks_blind2.cu and walks_blind3.cu
+//! measured, too, before the change each judges) was built twice, as is and with -DFIXED,
 //! so each kernel keeps its name, grid and work; its durations come from
 //! processes of both builds run in turn.
 //! The saving a fix brings is the difference of the medians. What `check`
