@@ -15,6 +15,7 @@ use super::ActiveRule;
 use super::engine::{Context, resolve};
 use super::expr::Outcome;
 use super::finding::Finding;
+use super::pack::FIX_ESTIMATE_NAMES;
 use super::rule::{Analysis, Fix};
 use crate::memory_model::{
     GlobalPattern, SECTOR, WARP, global_pattern, global_pattern_of_lanes, sass_address, sass_width,
@@ -161,8 +162,8 @@ fn fix_numbers<'f>(
         .iter()
         .map(|(name, candidates)| (name.as_str(), resolve(kernel, candidates, context)))
         .collect();
-    own.push(("kernel_ns", finding.estimate.kernel_ns));
-    own.push(("saved_ns", finding.estimate.saved_ns));
+    let estimate = [finding.estimate.kernel_ns, finding.estimate.saved_ns];
+    own.extend(FIX_ESTIMATE_NAMES.into_iter().zip(estimate));
     for number in &fix.derived {
         let value = number
             .expr

@@ -87,16 +87,27 @@ pub fn to_text(active: &ActiveRule) -> String {
         if let Some(why) = &variant.why {
             let _ = writeln!(out, "  (same measure: {why})");
         }
-        for (name, candidates) in variant.inputs.iter().chain(variant.optional.iter()) {
-            let list: Vec<String> = candidates.iter().map(candidate_text).collect();
-            let _ = writeln!(out, "  {name}: {}", list.join(", or "));
-        }
+        write_inputs(
+            &mut out,
+            variant.inputs.iter().chain(variant.optional.iter()),
+        );
     }
     if !rule.impact.is_empty() {
         out.push_str(&impact_text(active));
     }
     out.push_str(&fix_numbers_text(active));
     out
+}
+
+/// One line an input: its name and where it may be read from, in order.
+fn write_inputs<'i>(
+    out: &mut String,
+    inputs: impl IntoIterator<Item = (&'i String, &'i Vec<super::rule::Candidate>)>,
+) {
+    for (name, candidates) in inputs {
+        let list: Vec<String> = candidates.iter().map(candidate_text).collect();
+        let _ = writeln!(out, "  {name}: {}", list.join(", or "));
+    }
 }
 
 /// The numbers fix texts quote: for each fix that derives some, its
@@ -115,10 +126,7 @@ fn fix_numbers_text(active: &ActiveRule) -> String {
         for number in &fix.derived {
             let _ = writeln!(out, "  {} = {}", number.name, number.text);
         }
-        for (name, candidates) in &fix.inputs {
-            let list: Vec<String> = candidates.iter().map(candidate_text).collect();
-            let _ = writeln!(out, "  {name}: {}", list.join(", or "));
-        }
+        write_inputs(&mut out, &fix.inputs);
         if !fix.why.is_empty() {
             let _ = writeln!(out, "  why: {}", fix.why);
         }
@@ -156,10 +164,7 @@ fn impact_text(active: &ActiveRule) -> String {
         if impact.bytes.is_some() {
             let _ = writeln!(out, "  (and the bytes it wastes, for ranking)");
         }
-        for (name, candidates) in &impact.inputs {
-            let list: Vec<String> = candidates.iter().map(candidate_text).collect();
-            let _ = writeln!(out, "  {name}: {}", list.join(", or "));
-        }
+        write_inputs(&mut out, &impact.inputs);
         if !impact.why.is_empty() {
             let _ = writeln!(out, "  why: {}", impact.why);
         }

@@ -46,6 +46,7 @@ pub const CEILING_GATES: &str = "ceiling_gates";
 /// The estimate's numbers a fix's `derived` values may read: the kernel's
 /// duration and what the estimate says a fix saves, in nanoseconds.
 pub const FIX_ESTIMATE_NAMES: [&str; 2] = ["kernel_ns", "saved_ns"];
+
 pub use super::validate::load_pack;
 
 /// A validated pack.
