@@ -75,6 +75,7 @@ ROW_AT_A_TIME = {
     },
     "walks_heldout": {"void copy_rows<384>": "wide", "void gather_f32<256>": "wide"},
     "walks_blind": {"void copy_rows<1024>": "wide", "void gather_f32<512>": "wide"},
+    "walks_blind4": {"void copy_rows<768>": "wide", "void gather_f32<1024>": "wide"},
 }
 # row_norm<T, C, V>: V = 0 reads one element a lane, V = 1 16 bytes a lane.
 ROW_NORM_READS = {"0": "lane", "1": "wide"}
