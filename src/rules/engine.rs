@@ -196,8 +196,9 @@ impl<'r> Checker<'r> {
     }
 }
 
-/// The metric keys, source columns and source rows `rules` read, for an
-/// import that keeps nothing else.
+/// The metric keys, source columns and source rows `rules` read (their
+/// variants', impacts' and fixes' inputs), for an import that keeps
+/// nothing else.
 pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
     let mut keys = rustc_hash::FxHashSet::default();
     let mut source_columns = rustc_hash::FxHashSet::default();
@@ -212,6 +213,12 @@ pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
                 .iter()
                 .flat_map(|r| r.rule.impact.iter())
                 .flat_map(|i| i.inputs.values()),
+        )
+        .chain(
+            rules
+                .iter()
+                .flat_map(|r| r.rule.fixes.iter())
+                .flat_map(|f| f.inputs.values()),
         )
         .flatten()
         .chain(time.iter());
