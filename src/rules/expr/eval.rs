@@ -66,6 +66,8 @@ impl Expr {
                     ("abs", [a]) => Outcome::number(a.abs()),
                     ("ceil", [a]) => Outcome::number(a.ceil()),
                     ("floor", [a]) => Outcome::number(a.floor()),
+                    ("mod", [_, b]) if *b == 0.0 => Outcome::Undefined,
+                    ("mod", [a, b]) => Outcome::number(a - b * (a / b).floor()),
                     _ => Outcome::Undefined,
                 }
             }

@@ -55,7 +55,7 @@ pub enum ExprKind {
     Unary(UnaryOp, Box<Expr>),
     /// An infix operator.
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
-    /// `min(..)`, `max(..)`, `abs(..)`, `ceil(..)`, `floor(..)`.
+    /// `min(..)`, `max(..)`, `abs(..)`, `ceil(..)`, `floor(..)`, `mod(..)`.
     Call(String, Vec<Expr>),
 }
 
@@ -116,13 +116,15 @@ impl fmt::Display for Type {
 }
 
 /// The functions conditions may call, with their arity: `ceil` and
-/// `floor` count whole things (the waves a grid takes).
-pub const FUNCTIONS: [(&str, usize); 5] = [
+/// `floor` count whole things (the waves a grid takes), `mod(a, b)` what is
+/// left of `a` after whole `b`s (the loads a batch of sixteen leaves).
+pub const FUNCTIONS: [(&str, usize); 6] = [
     ("min", 2),
     ("max", 2),
     ("abs", 1),
     ("ceil", 1),
     ("floor", 1),
+    ("mod", 2),
 ];
 
 /// What kind of mistake an expression has.
@@ -262,6 +264,15 @@ mod tests {
                 .unwrap()
                 .eval(&|_| None),
             Outcome::Number(1.0)
+        );
+        // What a row of 60 loads a lane leaves after batches of sixteen.
+        assert_eq!(
+            parse("mod(60, 16)").unwrap().eval(&|_| None),
+            Outcome::Number(12.0)
+        );
+        assert_eq!(
+            parse("mod(5, 0)").unwrap().eval(&|_| None),
+            Outcome::Undefined
         );
         assert_eq!(
             parse("1_000 * 2.5e-3").unwrap().eval(&|_| None),
