@@ -141,6 +141,31 @@ fn unknown_name_in_a_fix_number() {
 }
 
 #[test]
+fn a_fix_that_names_no_set_of_numbers_the_pack_has() {
+    let (kind, at, span, message) = only_error("unknown_numbers");
+    assert_eq!(
+        (kind, at, span.as_str()),
+        (ProblemKind::UnknownName, (22, 12), "\"keep\"")
+    );
+    assert_eq!(message, "the pack has no `[numbers.keep]`");
+}
+
+#[test]
+fn two_rules_quote_one_set_of_numbers() {
+    // The built-in pack's row-walk numbers live once, in
+    // `[numbers.row_at_a_time]`; both rules' fixes quote them.
+    for rule in ["global-load-efficiency", "sector-waste"] {
+        let out = ncu_lint(&["explain", rule]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains("  row_lane_round_trips = max(ceil(min(row_lane_loads, 4)"),
+            "{rule}: {text}"
+        );
+        assert!(text.contains("  dram_peak: metric `dram__bytes.sum.peak_sustained`"));
+    }
+}
+
+#[test]
 fn unknown_name_in_message() {
     let (kind, at, span, _) = only_error("bad_message_name");
     assert_eq!(

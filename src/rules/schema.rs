@@ -20,6 +20,20 @@ pub(super) struct RawPack {
     pub(super) test: Vec<Spanned<RawTest>>,
     #[serde(default)]
     pub(super) library: Vec<RawLibrary>,
+    #[serde(default)]
+    pub(super) numbers: IndexMap<String, RawNumbers>,
+}
+
+/// Numbers several rules' fixes quote (`[numbers.NAME]`): inputs read from
+/// the kernel and values derived from them, checked in each fix that names
+/// the set, against that rule's names.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawNumbers {
+    #[serde(default)]
+    pub(super) inputs: IndexMap<String, Spanned<Vec<RawCandidate>>>,
+    #[serde(default)]
+    pub(super) derived: IndexMap<String, Spanned<String>>,
 }
 
 /// A library whose kernels users cannot change (`[[library]]`).
@@ -275,6 +289,9 @@ pub(super) struct RawFix {
     pub(super) inputs: IndexMap<String, Spanned<Vec<RawCandidate>>>,
     #[serde(default)]
     pub(super) derived: IndexMap<String, Spanned<String>>,
+    /// Sets of the pack's `[numbers]` whose inputs and values come first.
+    #[serde(default)]
+    pub(super) numbers: Vec<Spanned<String>>,
     #[serde(default)]
     pub(super) why: String,
 }

@@ -9,6 +9,7 @@ mod rule;
 use std::collections::HashMap;
 use std::ops::Range;
 
+use indexmap::IndexMap;
 use miette::{NamedSource, Severity as MietteSeverity};
 use toml::Spanned;
 
@@ -16,7 +17,7 @@ use super::catalog;
 use super::error::{PackError, PackProblem, ProblemFile, ProblemKind};
 use super::expr::{self, Expr, ExprErrorKind, Type};
 use super::pack::{Candidate, Override, Pack, PackTest, Rule, SourceSum};
-use super::schema::{RawCandidate, RawManifest, RawPack, RawRule};
+use super::schema::{RawCandidate, RawManifest, RawNumbers, RawPack, RawRule};
 use super::template::Template;
 
 /// The share of a kernel's time below which a finding is a note, unless
@@ -29,6 +30,8 @@ struct PackDefaults {
     name: String,
     /// The worth-it threshold, for rules that estimate their impact.
     min_speedup: f64,
+    /// The pack's shared fix numbers (`[numbers.NAME]`).
+    numbers: IndexMap<String, RawNumbers>,
 }
 
 /// Loads and validates a pack from its text. `name` names it in diagnostics
@@ -71,7 +74,8 @@ fn validate(name: &str, text: &str, catalog: bool) -> Result<Pack, PackError> {
                 .collect()
         })
         .unwrap_or_default();
-    let (defaults, version, description) = validator.manifest(raw.pack);
+    let (mut defaults, version, description) = validator.manifest(raw.pack);
+    defaults.numbers = raw.numbers;
     let rules = validator.rules(raw.rule, &defaults);
     let libraries = raw
         .library
@@ -179,6 +183,7 @@ impl Validator<'_> {
             let defaults = PackDefaults {
                 name: stem.trim_end_matches(".toml").to_owned(),
                 min_speedup: DEFAULT_MIN_SPEEDUP,
+                numbers: IndexMap::new(),
             };
             return (defaults, String::new(), String::new());
         };
@@ -217,6 +222,7 @@ impl Validator<'_> {
         let defaults = PackDefaults {
             name: manifest.name.into_inner(),
             min_speedup,
+            numbers: IndexMap::new(),
         };
         (
             defaults,

@@ -17,8 +17,8 @@ use crate::rules::pack::{
     FixNumber, Impact, LineSpec, MIN_SPEEDUP, Param, Quantity, Rule, Scope, Severity, Variant,
 };
 use crate::rules::schema::{
-    RawCc, RawDocs, RawDowngrade, RawFix, RawImpact, RawLines, RawParam, RawQuantity, RawRule,
-    RawVariant,
+    RawCc, RawDocs, RawDowngrade, RawFix, RawImpact, RawLines, RawNumbers, RawParam, RawQuantity,
+    RawRule, RawVariant,
 };
 use crate::rules::template::Template;
 
@@ -57,7 +57,7 @@ impl Validator<'_> {
         let fixes: Vec<Fix> = raw
             .fix
             .iter()
-            .filter_map(|f| self.fix(f, &fix_names))
+            .filter_map(|f| self.fix(f, &fix_names, &pack.numbers))
             .collect();
         if !impact.is_empty() && !params.contains_key(MIN_SPEEDUP) {
             params.insert(
@@ -357,14 +357,41 @@ impl Validator<'_> {
 
     /// A fix: its condition over the finding's values, and its text over
     /// them and the numbers it derives (from its inputs and the estimate).
-    fn fix(&mut self, raw: &RawFix, names: &Names) -> Option<Fix> {
+    /// A fix, its inputs and derived numbers after those of the `[numbers]`
+    /// sets it names, each checked against the names before it.
+    fn fix(
+        &mut self,
+        raw: &RawFix,
+        names: &Names,
+        shared: &IndexMap<String, RawNumbers>,
+    ) -> Option<Fix> {
         let when = match &raw.when {
             Some(w) => Some(self.expression(w, names, Type::Bool)?),
             None => None,
         };
-        let inputs: IndexMap<String, Vec<Candidate>> = raw
-            .inputs
+        let mut sets = Vec::with_capacity(raw.numbers.len() + 1);
+        for set in &raw.numbers {
+            let Some(numbers) = shared.get(set.get_ref()) else {
+                let known: Vec<&str> = shared.keys().map(String::as_str).collect();
+                self.push(
+                    ProblemKind::UnknownName,
+                    format!("the pack has no `[numbers.{}]`", set.get_ref()),
+                    set.span(),
+                    "no such set of numbers",
+                    Some(if known.is_empty() {
+                        "this pack defines no `[numbers]`".into()
+                    } else {
+                        format!("it has: {}", known.join(", "))
+                    }),
+                );
+                return None;
+            };
+            sets.push((&numbers.inputs, &numbers.derived));
+        }
+        sets.push((&raw.inputs, &raw.derived));
+        let inputs: IndexMap<String, Vec<Candidate>> = sets
             .iter()
+            .flat_map(|(inputs, _)| inputs.iter())
             .map(|(k, v)| (k.clone(), self.candidates(v)))
             .collect();
         let mut own = names.clone();
@@ -372,8 +399,8 @@ impl Validator<'_> {
         for estimate in FIX_ESTIMATE_NAMES {
             own.insert(estimate.to_owned(), Type::Number);
         }
-        let mut derived = Vec::with_capacity(raw.derived.len());
-        for (name, text) in &raw.derived {
+        let mut derived = Vec::new();
+        for (name, text) in sets.iter().flat_map(|(_, derived)| derived.iter()) {
             derived.push(FixNumber {
                 name: name.clone(),
                 expr: self.expression(text, &own, Type::Number)?,
