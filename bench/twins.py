@@ -3,6 +3,9 @@
 
     cargo build --release && python3 bench/twins.py [FIXTURE_DIR]
 
+With TWINS_PAGE=details, `check` reads ncu's default CSV page (details)
+beside the source page instead of the raw page.
+
 Two kinds of twin set live in fixtures/twins. In twins.cu (and heldout.cu
 and cached.cu, held out) each wasteful kernel was launched right before its
 fixed twin, so results 2k and 2k+1 of each report are a pair. rows.cu (and
@@ -40,6 +43,9 @@ BINARY = os.path.join(ROOT, "target", "release", "ncu-lint")
 # Extra arguments for `check` (NCU_LINT_ARGS="--no-default-rules --rules
 # rules/memory.toml" tries an edited pack without a rebuild).
 EXTRA = shlex.split(os.environ.get("NCU_LINT_ARGS", ""))
+# The page `check` reads beside the source page: "raw" (every metric) or
+# "details" (ncu's default CSV page, which lacks the per-SM maxima).
+PAGE = os.environ.get("TWINS_PAGE", "raw")
 # Nsight Compute's rules for the causes the twins hold: memory access, and
 # launch configuration and occupancy.
 NCU_MEMORY = {"UncoalescedGlobalAccess", "UncoalescedSharedAccess", "SharedMemoryConflicts"}
@@ -240,7 +246,7 @@ def paired_set(name):
     kernels = results(os.path.join(DIR, f"{name}.raw.csv.xz"))
     measured = paired_durations(os.path.join(DIR, f"{name}.durations.raw.csv.xz"), kernels)
     pairs = [(measured[k][0], measured[k][1], measured[k + 1][1], k) for k in range(0, kernels - 1, 2)]
-    return pairs, os.path.join(DIR, f"{name}.raw.csv.xz"), os.path.join(DIR, f"{name}.source.csv.xz")
+    return pairs, os.path.join(DIR, f"{name}.{PAGE}.csv.xz"), os.path.join(DIR, f"{name}.source.csv.xz")
 
 
 def built_twice_set(name):
@@ -252,7 +258,7 @@ def built_twice_set(name):
     for k in range(kernels):
         assert bad[k][0] == fixed[k][0], f"{name}: launch {k} is {bad[k][0]} as is, {fixed[k][0]} fixed"
         pairs.append((bad[k][0], bad[k][1], fixed[k][1], k))
-    return pairs, os.path.join(DIR, f"{name}.raw.csv.xz"), os.path.join(DIR, f"{name}.source.csv.xz")
+    return pairs, os.path.join(DIR, f"{name}.{PAGE}.csv.xz"), os.path.join(DIR, f"{name}.source.csv.xz")
 
 
 def main():
