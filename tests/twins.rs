@@ -595,6 +595,22 @@ fn spills_read_from_the_details_page_cost_what_they_cost_from_the_raw_page() {
 }
 
 #[test]
+fn a_small_grid_read_from_the_details_page_is_worth_what_the_raw_page_says() {
+    // launch.cu's stream_scale on 8 blocks: its fix saved 96%. The details
+    // page has no sm__cycles_elapsed.avg, and the estimate was missing.
+    let saved = |page: &str| {
+        let page = fixture(&format!("twins/launch.{page}.csv.xz"));
+        let doc = check_json(&["--select", "small-grid", &page]);
+        doc["findings"][0]["impact"]["saved_ns"].as_f64().unwrap()
+    };
+    let (raw, details) = (saved("raw"), saved("details"));
+    assert!(
+        (details / raw - 1.0).abs() < 0.02,
+        "raw {raw}, details {details}"
+    );
+}
+
+#[test]
 fn a_batch_that_moves_more_than_an_sm_keeps_in_flight_waits_longer() {
     // walks_heldout.cu's row_norm<double, 2048, 0> on 16 blocks: a batch of
     // 16 doubles a lane on 8 warps moves 32 KB an SM, twice what one round
