@@ -27,7 +27,7 @@ pub(super) struct RawPack {
 /// Numbers several rules' fixes quote (`[numbers.NAME]`): inputs read from
 /// the kernel and values derived from them, checked in each fix that names
 /// the set, against that rule's names.
-#[derive(Deserialize, Default)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawNumbers {
     #[serde(default)]
