@@ -113,7 +113,7 @@ fn name_the_costly_access(finding: &mut Finding) {
 }
 
 /// The numbers a fix derived, by name (`None` where an input is missing).
-type FixNumbers<'f> = Vec<(&'f str, Option<f64>)>;
+type DerivedNumbers<'f> = Vec<(&'f str, Option<f64>)>;
 
 /// The first fix whose condition holds and whose values are all known:
 /// its text, and the numbers it derived for it.
@@ -122,7 +122,7 @@ fn render_fix<'f>(
     active: &'f ActiveRule,
     finding: &Finding,
     context: &Context<'_>,
-) -> Option<(String, FixNumbers<'f>)> {
+) -> Option<(String, DerivedNumbers<'f>)> {
     let values = &finding.values;
     let lookup = |name: &str| values.get(name).copied().flatten();
     active.rule.fixes.iter().find_map(|fix| {
@@ -153,7 +153,7 @@ fn fix_numbers<'f>(
     fix: &'f Fix,
     finding: &Finding,
     context: &Context<'_>,
-) -> FixNumbers<'f> {
+) -> DerivedNumbers<'f> {
     if fix.derived.is_empty() {
         return Vec::new();
     }

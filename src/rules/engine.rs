@@ -212,7 +212,7 @@ pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
             rules
                 .iter()
                 .flat_map(|r| r.rule.impact.iter())
-                .flat_map(|i| i.inputs.values()),
+                .flat_map(|i| i.inputs.values().chain(i.optional.values())),
         )
         .chain(
             rules

@@ -164,7 +164,10 @@ fn impact_text(active: &ActiveRule) -> String {
         if impact.bytes.is_some() {
             let _ = writeln!(out, "  (and the bytes it wastes, for ranking)");
         }
-        write_inputs(&mut out, &impact.inputs);
+        for number in &impact.derived {
+            let _ = writeln!(out, "  {} = {}", number.name, number.text);
+        }
+        write_inputs(&mut out, impact.inputs.iter().chain(impact.optional.iter()));
         if !impact.why.is_empty() {
             let _ = writeln!(out, "  why: {}", impact.why);
         }
@@ -192,7 +195,8 @@ pub fn to_json(active: &ActiveRule) -> Json {
             "speedup": i.speedup_text,
             "ceiling": i.ceiling.as_ref().map(|c| json!({"speedup": c.speedup_text, "when": c.when})),
             "why": i.why,
-            "inputs": i.inputs.iter().map(|(k, c)| (k.clone(), json!(c.iter().map(candidate_text).collect::<Vec<_>>()))).collect::<serde_json::Map<_, _>>(),
+            "derived": i.derived.iter().map(|d| (d.name.clone(), json!(d.text))).collect::<serde_json::Map<_, _>>(),
+            "inputs": i.inputs.iter().chain(i.optional.iter()).map(|(k, c)| (k.clone(), json!(c.iter().map(candidate_text).collect::<Vec<_>>()))).collect::<serde_json::Map<_, _>>(),
         })).collect::<Vec<_>>(),
         "variants": rule.variants.iter().map(|v| json!({
             "name": v.name,

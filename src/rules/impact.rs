@@ -45,11 +45,11 @@ pub(super) fn estimate(
         let Some(own) = inputs(kernel, impact, context) else {
             continue;
         };
+        let own = with_optional_and_derived(own, kernel, impact, values, context);
         let lookup = |name: &str| {
             own.iter()
                 .find(|(n, _)| *n == name)
-                .map(|(_, v)| *v)
-                .or_else(|| values.get(name).copied().flatten())
+                .map_or_else(|| values.get(name).copied().flatten(), |(_, v)| *v)
         };
         let number = |outcome: Outcome| outcome.as_number();
         estimate.speedup = impact
@@ -91,6 +91,35 @@ fn inputs<'i>(
         .iter()
         .map(|(name, candidates)| Some((name.as_str(), resolve(kernel, candidates, context)?)))
         .collect()
+}
+
+/// The impact's inputs, then its optional inputs (`None` where the export
+/// lacks one) and its derived numbers, each over those before it and the
+/// finding's values.
+fn with_optional_and_derived<'i>(
+    required: Vec<(&'i str, f64)>,
+    kernel: &Kernel,
+    impact: &'i Impact,
+    values: &crate::rules::finding::Values,
+    context: &Context<'_>,
+) -> Vec<(&'i str, Option<f64>)> {
+    let mut own: Vec<(&str, Option<f64>)> =
+        required.into_iter().map(|(n, v)| (n, Some(v))).collect();
+    for (name, candidates) in &impact.optional {
+        own.push((name.as_str(), resolve(kernel, candidates, context)));
+    }
+    for number in &impact.derived {
+        let value = number
+            .expr
+            .eval(&|name| {
+                own.iter()
+                    .find(|(n, _)| *n == name)
+                    .map_or_else(|| values.get(name).copied().flatten(), |(_, v)| *v)
+            })
+            .as_number();
+        own.push((number.name.as_str(), value));
+    }
+    own
 }
 
 /// Lowers a finding worth less than its rule's `min_speedup` of its kernel

@@ -30,7 +30,7 @@ use serde::Deserialize;
 
 use super::error::PackProblem;
 pub use super::rule::{
-    Analysis, Candidate, Ceiling, Docs, Downgrade, Fix, FixNumber, Impact, LineSpec, Param,
+    Analysis, Candidate, Ceiling, DerivedNumber, Docs, Downgrade, Fix, Impact, LineSpec, Param,
     Quantity, Rule, Scope, SourceSum, Variant,
 };
 pub use crate::vocab::Severity;

@@ -186,6 +186,11 @@ pub struct Impact {
     pub name: String,
     /// Inputs beyond the finding's values, all required.
     pub inputs: IndexMap<String, Vec<Candidate>>,
+    /// Inputs it reads where the export has them (undefined where not:
+    /// `known_or` says what stands in).
+    pub optional: IndexMap<String, Vec<Candidate>>,
+    /// Numbers computed from all of those, in order, before the formulas.
+    pub derived: Vec<DerivedNumber>,
     /// The fraction of the kernel's time a fix saves (clamped to 0..1);
     /// `None` for an estimate of the bytes alone.
     pub speedup: Option<Expr>,
@@ -282,16 +287,17 @@ pub struct Fix {
     /// The numbers the fix quotes, in order: expressions over the finding's
     /// values, the inputs, `kernel_ns` and `saved_ns` (the estimate). They
     /// join the finding's values when the fix is the one rendered.
-    pub derived: Vec<FixNumber>,
+    pub derived: Vec<DerivedNumber>,
     /// Where the numbers' model comes from.
     pub why: String,
     /// The condition as written, for `explain`.
     pub when_text: Option<String>,
 }
 
-/// One number a fix quotes: its name, expression and the expression's text.
+/// One number a fix quotes or an impact derives: its name, expression and
+/// the expression's text.
 #[derive(Debug, Clone)]
-pub struct FixNumber {
+pub struct DerivedNumber {
     /// The value's name.
     pub name: String,
     /// How it is computed.

@@ -258,6 +258,10 @@ pub(super) struct RawImpact {
     #[serde(default)]
     pub(super) inputs: IndexMap<String, Spanned<Vec<RawCandidate>>>,
     #[serde(default)]
+    pub(super) optional: IndexMap<String, Spanned<Vec<RawCandidate>>>,
+    #[serde(default)]
+    pub(super) derived: IndexMap<String, Spanned<String>>,
+    #[serde(default)]
     pub(super) speedup: Option<Spanned<String>>,
     #[serde(default)]
     pub(super) bytes: Option<Spanned<String>>,

@@ -54,6 +54,13 @@ impl Expr {
                     BinaryOp::And | BinaryOp::Or => Outcome::Undefined,
                 }
             }
+            ExprKind::Call(name, args) if name == "known_or" => match args.as_slice() {
+                [value, fallback] => match value.eval(lookup) {
+                    Outcome::Number(n) => Outcome::Number(n),
+                    _ => fallback.eval(lookup),
+                },
+                _ => Outcome::Undefined,
+            },
             ExprKind::Call(name, args) => {
                 let values: Option<Vec<f64>> =
                     args.iter().map(|a| a.eval(lookup).as_number()).collect();

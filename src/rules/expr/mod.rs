@@ -55,7 +55,8 @@ pub enum ExprKind {
     Unary(UnaryOp, Box<Expr>),
     /// An infix operator.
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
-    /// `min(..)`, `max(..)`, `abs(..)`, `ceil(..)`, `floor(..)`, `mod(..)`.
+    /// `min(..)`, `max(..)`, `abs(..)`, `ceil(..)`, `floor(..)`, `mod(..)`,
+    /// `known_or(..)`.
     Call(String, Vec<Expr>),
 }
 
@@ -117,14 +118,17 @@ impl fmt::Display for Type {
 
 /// The functions conditions may call, with their arity: `ceil` and
 /// `floor` count whole things (the waves a grid takes), `mod(a, b)` what is
-/// left of `a` after whole `b`s (the loads a batch of sixteen leaves).
-pub const FUNCTIONS: [(&str, usize); 6] = [
+/// left of `a` after whole `b`s (the loads a batch of sixteen leaves),
+/// `known_or(a, b)` is `a` where it is defined and `b` where it is not (an
+/// optional metric the export lacks, a share of nothing).
+pub const FUNCTIONS: [(&str, usize); 7] = [
     ("min", 2),
     ("max", 2),
     ("abs", 1),
     ("ceil", 1),
     ("floor", 1),
     ("mod", 2),
+    ("known_or", 2),
 ];
 
 /// What kind of mistake an expression has.
@@ -296,6 +300,26 @@ mod tests {
         );
         assert_eq!(
             parse("1e300 * 1e300").unwrap().eval(&|_| None),
+            Outcome::Undefined
+        );
+    }
+
+    #[test]
+    fn known_or_stands_in_where_a_value_is_undefined() {
+        let e = parse("known_or(stores / sectors, 0) + 1").unwrap();
+        assert_eq!(e.check(&all_numbers), Ok(Type::Number));
+        assert_eq!(
+            e.eval(&num(&[("stores", 3.0), ("sectors", 4.0)])),
+            Outcome::Number(1.75)
+        );
+        // A metric the export lacks, and a share of no sectors.
+        assert_eq!(e.eval(&num(&[("sectors", 4.0)])), Outcome::Number(1.0));
+        assert_eq!(
+            e.eval(&num(&[("stores", 3.0), ("sectors", 0.0)])),
+            Outcome::Number(1.0)
+        );
+        assert_eq!(
+            parse("known_or(a, b)").unwrap().eval(&|_| None),
             Outcome::Undefined
         );
     }

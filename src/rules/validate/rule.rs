@@ -13,8 +13,9 @@ use crate::model::Form;
 use crate::rules::error::ProblemKind;
 use crate::rules::expr::{self, Type};
 use crate::rules::pack::{
-    Analysis, CEILING_GATES, Candidate, Ceiling, Docs, Downgrade, FIX_ESTIMATE_NAMES, Fix,
-    FixNumber, Impact, LineSpec, MIN_SPEEDUP, Param, Quantity, Rule, Scope, Severity, Variant,
+    Analysis, CEILING_GATES, Candidate, Ceiling, DerivedNumber, Docs, Downgrade,
+    FIX_ESTIMATE_NAMES, Fix, Impact, LineSpec, MIN_SPEEDUP, Param, Quantity, Rule, Scope, Severity,
+    Variant,
 };
 use crate::rules::schema::{
     RawCc, RawDocs, RawDowngrade, RawFix, RawImpact, RawLines, RawNumbers, RawParam, RawQuantity,
@@ -312,7 +313,26 @@ impl Validator<'_> {
             .iter()
             .map(|(k, v)| (k.clone(), self.candidates(v)))
             .collect();
-        names.extend(inputs.keys().map(|k| (k.clone(), Type::Number)));
+        let optional: IndexMap<String, Vec<Candidate>> = raw
+            .optional
+            .iter()
+            .map(|(k, v)| (k.clone(), self.candidates(v)))
+            .collect();
+        names.extend(
+            inputs
+                .keys()
+                .chain(optional.keys())
+                .map(|k| (k.clone(), Type::Number)),
+        );
+        let mut derived = Vec::with_capacity(raw.derived.len());
+        for (name, text) in &raw.derived {
+            derived.push(DerivedNumber {
+                name: name.clone(),
+                expr: self.expression(text, &names, Type::Number)?,
+                text: text.get_ref().clone(),
+            });
+            names.insert(name.clone(), Type::Number);
+        }
         let speedup = match &raw.speedup {
             Some(s) => Some(self.expression(s, &names, Type::Number)?),
             None => None,
@@ -332,6 +352,8 @@ impl Validator<'_> {
         Some(Impact {
             name: raw.name.get_ref().clone(),
             inputs,
+            optional,
+            derived,
             speedup,
             speedup_text: raw.speedup.as_ref().map(|s| s.get_ref().clone()),
             bytes,
@@ -401,7 +423,7 @@ impl Validator<'_> {
         }
         let mut derived = Vec::new();
         for (name, text) in sets.iter().flat_map(|(_, derived)| derived.iter()) {
-            derived.push(FixNumber {
+            derived.push(DerivedNumber {
                 name: name.clone(),
                 expr: self.expression(text, &own, Type::Number)?,
                 text: text.get_ref().clone(),
