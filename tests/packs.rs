@@ -151,6 +151,32 @@ fn a_fix_that_names_no_set_of_numbers_the_pack_has() {
 }
 
 #[test]
+fn an_impact_derives_only_from_names_it_has() {
+    // `optional` inputs and earlier derived numbers are names; `stores` is
+    // neither.
+    let (kind, at, span, message) = only_error("impact_derived_unknown");
+    assert_eq!(
+        (kind, at, span.as_str()),
+        (ProblemKind::UnknownName, (23, 47), "stores")
+    );
+    assert!(message.contains("`stores`"), "{message}");
+}
+
+#[test]
+fn explain_shows_an_impacts_derived_numbers_and_optional_inputs() {
+    let out = ncu_lint(&["explain", "sector-waste"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("  edge_excess = known_or(min(min(store_moved"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  store_requests: metric `l1tex__t_requests_pipe_lsu_mem_global_op_st.sum`")
+    );
+    assert!(text.contains("  speedup = min(max(served_cost, l1_cost), most_a_fix_saves)"));
+}
+
+#[test]
 fn two_rules_quote_one_set_of_numbers() {
     // The built-in pack's row-walk numbers live once, in
     // `[numbers.row_at_a_time]`; both rules' fixes quote them.

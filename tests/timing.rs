@@ -103,14 +103,11 @@ fn a_fix_that_saved_less_than_estimated_says_what_its_kernel_waits_on() {
     let vector = kernel(&doc, "row_norm<float, 512, 1>");
     assert_eq!(vector["agrees"], true);
     assert!(vector["shortfall"].is_null());
-    // A misaligned store whose fix saved nothing measurable: the fixed
-    // kernel is busiest in memory, not waiting.
+    // A misaligned store whose fix saved nothing measurable, now estimated
+    // at what the L2's merge of the shared sector leaves of it.
     let store = kernel(&doc, "store_offset<float, 3>");
-    let why = store["shortfall"].as_str().unwrap();
-    assert!(
-        why.starts_with("the fixed kernel's busiest unit is memory"),
-        "{why}"
-    );
+    assert_eq!(store["agrees"], true, "{store}");
+    assert!(store["shortfall"].is_null());
 }
 
 #[test]

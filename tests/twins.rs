@@ -4,8 +4,9 @@
 //! wasteful kernel was launched beside its fixed twin doing the same work,
 //! over twenty runs, odd runs with the fixed twin first. rows.cu
 //! (rows_heldout.cu and walks_heldout.cu held out, committed before the
-//! models they judge; walks_blind.cu, walks_blind2.cu, walks_blind3.cu and
-//! walks_blind4.cu measured, too, before the change each judges) was built twice, as is and with -DFIXED,
+//! models they judge; walks_blind.cu, walks_blind2.cu, walks_blind3.cu,
+//! walks_blind4.cu and stores_blind.cu measured, too, before the change each
+//! judges) was built twice, as is and with -DFIXED,
 //! so each kernel keeps its name, grid and work; its durations come from
 //! processes of both builds run in turn.
 //! The saving a fix brings is the difference of the medians. What `check`
@@ -27,11 +28,6 @@ const NEAR: f64 = 0.02;
 
 /// Pairs whose estimate disagrees with the measured saving, and why.
 const DISAGREE: [(&str, &str, &str); 15] = [
-    (
-        "twins",
-        "store_misaligned",
-        "0.4 us estimated, 0.1 us measured on a 12.6 us kernel: 2.4% of it",
-    ),
     (
         "twins",
         "masked_half",
@@ -68,24 +64,9 @@ const DISAGREE: [(&str, &str, &str); 15] = [
         "held out: an 11.2 us L1 window on 396 blocks, 2.2 us estimated (3.8 before the launch's ramp was counted), 1.2 us measured",
     ),
     (
-        "walks_heldout",
-        "void store_offset<float, 3>",
-        "held out: stores 12 bytes off a sector, 1.7 us estimated, 0.4 us measured on 47.9 us",
-    ),
-    (
         "walks_blind",
         "void row_norm<float, 64, 1>",
         "held out blind: rows of 256 bytes on 256 blocks, a row at a time: 8.5 us saved, 2.3 us said (a row took 345 ns, less than one round trip of 460 and its sum)",
-    ),
-    (
-        "walks_blind",
-        "void store_offset<float, 1>",
-        "held out blind: stores 4 bytes off a sector, 0.8 us estimated, 0.1 us measured on 24.2 us",
-    ),
-    (
-        "walks_blind2",
-        "void store_offset<float, 2>",
-        "held out blind: stores 8 bytes off a sector, 0.8 us estimated, 0.2 us measured on 23.9 us",
     ),
     (
         "walks_blind2",
@@ -101,6 +82,26 @@ const DISAGREE: [(&str, &str, &str); 15] = [
         "walks_blind3",
         "void row_norm<double, 512, 0>",
         "held out blind: rows of 4 KB on 24 blocks, one double a lane: 12.9 us saved, 23.8 us said (1.8x; three round trips took 1.8 us a row, not 1.46)",
+    ),
+    (
+        "stores_blind",
+        "void store_offset<float4, 1>",
+        "held out blind: 16-byte stores 16 bytes off a sector, 0.7 us (2.2%) measured on 32.5 us; one sector in 33 is no finding (under 10%)",
+    ),
+    (
+        "stores_blind",
+        "sum3_offset",
+        "held out blind: a misaligned store beside three loads, 0.5 us (2.8%) measured on 18.0 us; one sector in 17 is no finding (under 10%)",
+    ),
+    (
+        "stores_blind",
+        "store_pitch",
+        "held out blind: rows stored 4 bytes further into a sector each, 4.9 us (12%) saved, 1.0 us said: the DRAM moved the same bytes, and moved them slower (61% of its peak against 67% fixed)",
+    ),
+    (
+        "stores_blind",
+        "store_halves",
+        "held out blind: two stores at a stride of two floats that fill each other's gaps (the L2 merges them: no sector read back), 0.1 us measured, 4.9 us said by the busiest L1's store path",
     ),
 ];
 
@@ -473,6 +474,50 @@ fn a_fourth_blind_set_judges_the_round_trips_of_a_row_at_a_time() {
     // were: row_norm's two such fixes on rows of 1-12 KB of floats and
     // doubles, 6 blocks to three an SM, and copy/gather rows.
     assert_judged("walks_blind4", built_twice("walks_blind4"), 17);
+}
+
+#[test]
+fn a_fifth_blind_set_judges_the_stores_the_l2_merges() {
+    // Measured and committed before a store's sectors past the ideal, at
+    // most one a request (the sector a misaligned warp shares with its
+    // neighbour), were weighed by the units that move bytes, and not looked
+    // at until they were: misaligned stores of other widths, sizes past the
+    // L2, beside heavier loads and at a row pitch, and strided stores whose
+    // gaps nobody writes or the next store fills. 7 of 11 agree (5 with
+    // the model before).
+    assert_judged("stores_blind", built_twice("stores_blind"), 11);
+}
+
+#[test]
+fn misaligned_stores_cost_what_their_fixes_save_and_strided_stores_still_cost() {
+    // The L2 merges the sector two misaligned warps share before any of it
+    // reaches the DRAM: the four misaligned float stores of the earlier sets
+    // saved 0.1-0.4 us and were estimated at 0.8-1.7 us before. A strided
+    // store's partial sectors are read back by the DRAM: store_stride4's fix
+    // saves 62% and is still estimated at it.
+    for (set, name) in [
+        ("walks_heldout", "void store_offset<float, 3>"),
+        ("walks_blind", "void store_offset<float, 1>"),
+        ("walks_blind2", "void store_offset<float, 2>"),
+    ] {
+        let pairs = built_twice(set);
+        let check = estimates(set);
+        let pair = pairs.iter().find(|p| p.name.starts_with(name)).unwrap();
+        let saved = check.saved.get(&pair.id).copied().unwrap_or(0.0);
+        assert!(
+            saved / pair.bad_ns < 0.015,
+            "{set} {name}: {saved} of {}",
+            pair.bad_ns
+        );
+        assert!(pair.bad_ns - pair.fixed_ns < 0.02 * pair.bad_ns);
+    }
+    let twins = side_by_side("twins");
+    let strided = twins
+        .iter()
+        .find(|p| p.name.starts_with("store_stride4"))
+        .unwrap();
+    let check = estimates("twins");
+    assert!(check.saved[&strided.id] / strided.bad_ns > 0.5);
 }
 
 #[test]
