@@ -167,7 +167,7 @@ fn explain_shows_an_impacts_derived_numbers_and_optional_inputs() {
     let out = ncu_lint(&["explain", "sector-waste"]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("  edge_excess = known_or(min(min(store_moved"),
+        text.contains("  store_past_l1 = known_or(min(max(store_to_l2"),
         "{text}"
     );
     assert!(
