@@ -46,11 +46,7 @@ pub(super) fn estimate(
             continue;
         };
         let own = with_optional_and_derived(own, kernel, impact, values, context);
-        let lookup = |name: &str| {
-            own.iter()
-                .find(|(n, _)| *n == name)
-                .map_or_else(|| values.get(name).copied().flatten(), |(_, v)| *v)
-        };
+        let lookup = |name: &str| value_of(name, &own, values);
         let number = |outcome: Outcome| outcome.as_number();
         estimate.speedup = impact
             .speedup
@@ -111,15 +107,23 @@ fn with_optional_and_derived<'i>(
     for number in &impact.derived {
         let value = number
             .expr
-            .eval(&|name| {
-                own.iter()
-                    .find(|(n, _)| *n == name)
-                    .map_or_else(|| values.get(name).copied().flatten(), |(_, v)| *v)
-            })
+            .eval(&|name| value_of(name, &own, values))
             .as_number();
         own.push((number.name.as_str(), value));
     }
     own
+}
+
+/// A name's value: the impact's own (inputs and derived numbers) first,
+/// then the finding's.
+fn value_of(
+    name: &str,
+    own: &[(&str, Option<f64>)],
+    values: &crate::rules::finding::Values,
+) -> Option<f64> {
+    own.iter()
+        .find(|(n, _)| *n == name)
+        .map_or_else(|| values.get(name).copied().flatten(), |(_, v)| *v)
 }
 
 /// Lowers a finding worth less than its rule's `min_speedup` of its kernel
