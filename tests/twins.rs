@@ -760,3 +760,43 @@ fn finding(set: &str, page: &str, rule: &str, kernel: &str) -> serde_json::Value
         .unwrap()
         .clone()
 }
+
+#[test]
+fn an_estimates_terms_say_which_unit_made_it_and_add_up() {
+    // store_struct<float, 4>'s stores are merged in the L1: what the memory
+    // system serves costs 0.2%, the busiest L1's data pipe (46% busy) makes
+    // sector-waste's 17%, and its float4 fix saved 3%. The places of each
+    // finding add up to its kernel's terms.
+    let raw = fixture("twins/stores_blind3.raw.csv.xz");
+    let source = fixture("twins/stores_blind3.source.csv.xz");
+    let doc = check_json(&[&raw, &source]);
+    let mut by_kernel: BTreeMap<(u64, String), (f64, serde_json::Value)> = BTreeMap::new();
+    for f in doc["findings"].as_array().unwrap() {
+        let impact = &f["impact"];
+        if impact["terms"].is_null() {
+            continue;
+        }
+        let key = (
+            f["kernel"]["id"].as_u64().unwrap(),
+            f["rule"].as_str().unwrap().to_owned(),
+        );
+        let entry = by_kernel
+            .entry(key)
+            .or_insert((0.0, impact["terms"].clone()));
+        entry.0 += impact["speedup"].as_f64().unwrap();
+    }
+    assert!(!by_kernel.is_empty());
+    for ((id, rule), (speedup, terms)) in &by_kernel {
+        let term = |name: &str| terms[name].as_f64().unwrap();
+        let kernel = term("served_cost")
+            .max(term("l1_cost"))
+            .min(term("most_a_fix_saves"));
+        assert!(
+            (speedup - kernel).abs() < 1e-9,
+            "{id} {rule}: {speedup} against {kernel}"
+        );
+    }
+    let (_, terms) = &by_kernel[&(0, "sector-waste".to_owned())];
+    assert!(terms["served_cost"].as_f64().unwrap() < 0.01, "{terms}");
+    assert!(terms["l1_cost"].as_f64().unwrap() > 0.1, "{terms}");
+}

@@ -68,6 +68,7 @@ fn estimate(kernel_ns: Option<f64>, percent: Option<f64>) -> Estimate {
         saved_ns: kernel_ns.zip(speedup).map(|(ns, s)| ns * s),
         bytes: None,
         basis: speedup.map(|_| "Nsight Compute's estimated speedup".to_owned()),
+        terms: Default::default(),
         ceiling: None,
     }
 }

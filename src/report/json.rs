@@ -2,8 +2,9 @@
 //! `{"version": 1, "findings": [...], "groups": [...], "skipped": [...],
 //! "coverage": {...}, "summary": {...}}`. Each finding carries its `impact`
 //! (`kernel_ns`, `speedup`, `saved_ns`, `bytes`, and `speedup_ceiling` where
-//! the estimate counts on an L1 that caught the waste's re-reads; `null`
-//! without a duration);
+//! the estimate counts on an L1 that caught the waste's re-reads; `basis`,
+//! the estimate the data allowed, and `terms`, the numbers it derived for
+//! the whole kernel; `null` without a duration);
 //! `groups` gather the findings of one kernel at one place, ranked by
 //! `saved_ns`, and `summary.profile_ns` is the GPU time of all results;
 //! `coverage` says what the report holds and, when rules were skipped, the
@@ -58,7 +59,7 @@ struct FindingJson<'a> {
     values: &'a crate::rules::finding::Values,
     variant: &'a str,
     export: ExportJson<'a>,
-    impact: Option<ImpactJson>,
+    impact: Option<ImpactJson<'a>>,
     fix: Option<&'a str>,
     /// The library of the kernel, where users do not write it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -103,7 +104,7 @@ impl From<Group> for GroupJson {
 
 /// What a fix is worth; absent (`null`) where the export has no duration.
 #[derive(Serialize)]
-struct ImpactJson {
+struct ImpactJson<'a> {
     kernel_ns: f64,
     speedup: Option<f64>,
     saved_ns: Option<f64>,
@@ -112,6 +113,32 @@ struct ImpactJson {
     /// run happened to do (an L1 that caught the waste's re-reads).
     #[serde(skip_serializing_if = "Option::is_none")]
     speedup_ceiling: Option<f64>,
+    /// Which of the rule's estimates the kernel's data allowed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    basis: Option<&'a str>,
+    /// The numbers that estimate derived for the whole kernel, by name.
+    #[serde(skip_serializing_if = "Terms::is_empty")]
+    terms: Terms<'a>,
+}
+
+/// An estimate's derived numbers, written as a JSON object in their order.
+struct Terms<'a>(&'a [(crate::rules::finding::Name, f64)]);
+
+impl Terms<'_> {
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for Terms<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in self.0 {
+            map.serialize_entry(&**name, value)?;
+        }
+        map.end()
+    }
 }
 
 /// The export row a finding was read from: which profile, when several
@@ -178,6 +205,8 @@ impl<'a> FindingJson<'a> {
                 saved_ns: f.estimate.saved_ns,
                 bytes: f.estimate.bytes,
                 speedup_ceiling: f.estimate.ceiling.as_ref().map(|c| c.speedup),
+                basis: f.estimate.basis.as_deref(),
+                terms: Terms(&f.estimate.terms),
             }),
         }
     }

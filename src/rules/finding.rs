@@ -138,6 +138,11 @@ pub struct Estimate {
     /// Which of the rule's impact estimates was used.
     #[serde(skip)]
     pub basis: Option<String>,
+    /// The numbers that estimate derived for the whole kernel, in order
+    /// (its terms: what the served traffic costs, what the busiest L1
+    /// costs, the most a fix can save), before a line's share is taken.
+    #[serde(skip)]
+    pub terms: std::sync::Arc<[(Name, f64)]>,
     /// The most a fix can save, where the estimate counts on what the
     /// profiled run happened to do; the worth threshold judges it.
     pub ceiling: Option<Ceiling>,
@@ -166,6 +171,7 @@ impl Estimate {
             saved_ns: self.saved_ns.map(|s| s * share),
             bytes: self.bytes.map(|b| b * share),
             basis: self.basis.clone(),
+            terms: self.terms.clone(),
             ceiling: self.ceiling.as_ref().map(|c| Ceiling {
                 speedup: c.speedup * share,
                 when: c.when.clone(),

@@ -67,6 +67,14 @@ pub(super) fn estimate(
             })
         });
         estimate.basis = Some(impact.name.clone());
+        estimate.terms = impact
+            .derived
+            .iter()
+            .filter_map(|number| {
+                let value = own.iter().find(|(n, _)| *n == number.name)?.1?;
+                Some((context.names.get(&number.name), value))
+            })
+            .collect();
         break;
     }
     estimate.saved_ns = match (estimate.kernel_ns, estimate.speedup) {
