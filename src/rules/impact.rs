@@ -67,13 +67,10 @@ pub(super) fn estimate(
             })
         });
         estimate.basis = Some(impact.name.clone());
-        estimate.terms = impact
-            .derived
+        // The derived numbers are the last of the impact's own, in order.
+        estimate.terms = own[own.len() - impact.derived.len()..]
             .iter()
-            .filter_map(|number| {
-                let value = own.iter().find(|(n, _)| *n == number.name)?.1?;
-                Some((context.names.get(&number.name), value))
-            })
+            .filter_map(|(name, value)| Some((context.names.get(name), (*value)?)))
             .collect();
         break;
     }
