@@ -27,7 +27,7 @@ const WITHIN: f64 = 1.5;
 const NEAR: f64 = 0.02;
 
 /// Pairs whose estimate disagrees with the measured saving, and why.
-const DISAGREE: [(&str, &str, &str); 22] = [
+const DISAGREE: [(&str, &str, &str); 20] = [
     (
         "twins",
         "masked_half",
@@ -119,24 +119,14 @@ const DISAGREE: [(&str, &str, &str); 22] = [
         "held out, judged as the model stood: the same on 264 blocks walking the array, 0.7 us (2.0%) saved, none said",
     ),
     (
-        "stores_blind5",
-        "void store_struct_walk<float, 8>",
-        "held out blind: eight stores a field on 264 blocks walking the array: 108.0 us (82%) saved, 57.9 us said (43.2 before the served traffic counted the stores the L1 sent; the same kernel on a full grid, stores_blind4.cu, agrees)",
-    ),
-    (
-        "stores_blind6",
-        "void store_struct<unsigned short, 4>",
-        "held out blind: four two-byte stores a field into 16 MB, which the L2 holds: 4.7 of 12.8 us (37%) saved, 2.8 us said (2.0 before); the L2's request port ran 66% busy",
-    ),
-    (
-        "stores_blind6",
-        "void store_struct<unsigned char, 16>",
-        "held out blind: sixteen byte stores a field into 16 MB: 73.1 us (92%) saved, 48.2 us said (44.8 before); the L2's request port ran 77% busy",
-    ),
-    (
         "stores_blind6",
         "void store_offset<float2, 1>",
         "held out blind: pairs of floats stored 8 bytes off a sector, 0.9 us (3%) saved on 35.3 us; one sector in 9 past the ideal is no finding (under 10%)",
+    ),
+    (
+        "stores_blind7",
+        "void store_struct_walk<double, 4>",
+        "held out blind: four doubles a field on 264 blocks walking the array: 4.3 of 30.0 us (14%) saved, 2.6 us said (1.9 before the L2's request port counted as saturated at 84%); its requests sent 1.8 sectors each past the ideal, and the DRAM ran 35% busy",
     ),
 ];
 
@@ -565,7 +555,8 @@ fn a_ninth_blind_set_judges_the_served_traffic_of_stores_the_l1_merges() {
     // (l1tex__m_l1tex2xbar_write_sectors_mem_lg_op_st), not as its tags saw
     // them, and not looked at until it did: structures of sixteen floats,
     // eight doubles and eight shorts (the L2 holds those two), sixteen bytes
-    // and six floats, and two walks on 264 blocks. 6 of 7 agree (5 before).
+    // and six floats, and two walks on 264 blocks. 6 of 7 agree (5 before);
+    // 7 of 7 once the L2's request port counted as saturated at 84%.
     assert_judged("stores_blind5", built_twice("stores_blind5"), 7);
 }
 
@@ -576,8 +567,22 @@ fn a_tenth_blind_set_judges_the_partial_sectors_of_fields_against_a_misaligned_w
     // a misaligned warp's edge (one a request, which costs only the units
     // that move bytes), and not looked at until it was: structures of shorts
     // and bytes into 16 and 64 MB, two walks on 264 blocks, misaligned pairs
-    // of floats and shorts. 5 of 8 agree (4 before).
+    // of floats and shorts. 5 of 8 agree (4 before); 7 of 8 once the L2's
+    // request port counted as saturated at 84% of its peak.
     assert_judged("stores_blind6", built_twice("stores_blind6"), 8);
+}
+
+#[test]
+fn an_eleventh_blind_set_judges_the_l2_request_port_saturated_short_of_its_peak() {
+    // Measured and committed before the L2's request port
+    // (lts__xbar2lts_cycles_active) counted as saturated at 84% of its peak
+    // (port_saturation), and not looked at until it did: kernels that port
+    // bounds, structures written a field at a time into 16 and 64 MB, three
+    // walks on 264 blocks, rows of 32 floats a thread stores on a full grid.
+    // 7 of 8 agree (6 before). stores_blind6.cu's two structures into 16 MB
+    // agree with it (0.59x and 0.66x before), as does stores_blind5.cu's
+    // walk of eight floats a field (0.54x).
+    assert_judged("stores_blind7", built_twice("stores_blind7"), 8);
 }
 
 #[test]
