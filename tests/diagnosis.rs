@@ -186,3 +186,45 @@ fn explain_works_an_example_for_each_rule() {
         assert!(section.contains("Worked example"), "{rule}: {text}");
     }
 }
+
+#[test]
+fn a_structure_written_a_field_at_a_time_is_told_to_go_out_whole() {
+    // stores_blind4.cu: each thread writes the fields of its structure with
+    // one store each; measured, one or two vector stores a structure saved
+    // 77% (eight floats), 60% (eight bytes) and 26% (four shorts).
+    let all = findings([
+        "twins/stores_blind4.raw.csv.xz",
+        "twins/stores_blind4.source.csv.xz",
+    ]);
+    for rule in ["global-store-efficiency", "sector-waste"] {
+        let f = finding(&all, "store_struct<unsigned char, 8>", rule);
+        assert_eq!(
+            (value(f, "fields"), value(f, "store_access")),
+            (Some(8.0), Some(1.0)),
+            "{rule}"
+        );
+        assert!(
+            fix(f).starts_with("each thread writes all 8 fields of a structure of 8 bytes here"),
+            "{rule}: {}",
+            fix(f)
+        );
+        let f = finding(&all, "store_struct<float, 8>", rule);
+        assert_eq!(value(f, "stride_at_least"), Some(32.0), "{rule}");
+        assert!(
+            fix(f).starts_with(
+                "each thread makes 8 4-byte stores here and adjacent threads write at least 32 bytes apart: a structure of 32 bytes"
+            ),
+            "{rule}: {}",
+            fix(f)
+        );
+        assert!(
+            fix(f).contains("write it whole with vector stores"),
+            "{rule}"
+        );
+    }
+    // A thread that writes a row of its own (32 stores and more) keeps the
+    // row-walk fix (rows.cu's embed copies a row of 256 a thread).
+    let rows = findings(["twins/rows.raw.csv.xz", "twins/rows.source.csv.xz"]);
+    let f = finding(&rows, "embed<256>", "global-store-efficiency");
+    assert!(!fix(f).contains("vector stores"), "{}", fix(f));
+}

@@ -341,7 +341,9 @@ fn kernel_width(kernel: &Kernel, finding: &Finding) -> Option<f64> {
     })
 }
 
-/// Stride, misalignment and width of a global access.
+/// Stride, misalignment and width of a global access, and whether it is a
+/// store (`store_access`: the kind with more excess on the line, for a rule
+/// of both kinds).
 fn global_access(
     kernel: &Kernel,
     finding: &Finding,
@@ -349,6 +351,11 @@ fn global_access(
     analysis: Analysis,
 ) -> Vec<(&'static str, Option<f64>)> {
     let value = |name: &str| finding.values.get(name).copied().flatten();
+    let mut store_access = match analysis {
+        Analysis::GlobalLoad => Some(0.0),
+        Analysis::GlobalStore => Some(1.0),
+        _ => None,
+    };
     let access = match line {
         Some((view, line)) => {
             let kind = |op: &str| line_access(view, line, "Global", Some(op));
@@ -357,11 +364,9 @@ fn global_access(
                 Analysis::GlobalStore => kind("Store"),
                 _ => {
                     let (load, store) = (kind("Load"), kind("Store"));
-                    if store.sectors - store.ideal > load.sectors - load.ideal {
-                        store
-                    } else {
-                        load
-                    }
+                    let stores_waste_more = store.sectors - store.ideal > load.sectors - load.ideal;
+                    store_access = Some(if stores_waste_more { 1.0 } else { 0.0 });
+                    if stores_waste_more { store } else { load }
                 }
             };
             let useful = access
@@ -427,6 +432,7 @@ fn global_access(
         ("elements_per_thread", per_thread),
         ("instruction_stride_bytes", instruction_stride),
         ("requests_per_warp", requests),
+        ("store_access", store_access),
     ]
 }
 

@@ -270,6 +270,7 @@ impl Analysis {
                 "elements_per_thread",
                 "instruction_stride_bytes",
                 "requests_per_warp",
+                "store_access",
             ],
         }
     }
