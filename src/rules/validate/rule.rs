@@ -324,15 +324,7 @@ impl Validator<'_> {
                 .chain(optional.keys())
                 .map(|k| (k.clone(), Type::Number)),
         );
-        let mut derived = Vec::with_capacity(raw.derived.len());
-        for (name, text) in &raw.derived {
-            derived.push(DerivedNumber {
-                name: name.clone(),
-                expr: self.expression(text, &names, Type::Number)?,
-                text: text.get_ref().clone(),
-            });
-            names.insert(name.clone(), Type::Number);
-        }
+        let derived = self.derived_numbers(&raw.derived, &mut names)?;
         let speedup = match &raw.speedup {
             Some(s) => Some(self.expression(s, &names, Type::Number)?),
             None => None,
@@ -421,15 +413,10 @@ impl Validator<'_> {
         for estimate in FIX_ESTIMATE_NAMES {
             own.insert(estimate.to_owned(), Type::Number);
         }
-        let mut derived = Vec::new();
-        for (name, text) in sets.iter().flat_map(|(_, derived)| derived.iter()) {
-            derived.push(DerivedNumber {
-                name: name.clone(),
-                expr: self.expression(text, &own, Type::Number)?,
-                text: text.get_ref().clone(),
-            });
-            own.insert(name.clone(), Type::Number);
-        }
+        let derived = self.derived_numbers(
+            sets.iter().flat_map(|(_, derived)| derived.iter()),
+            &mut own,
+        )?;
         let text = self.template(&raw.text, &own)?;
         Some(Fix {
             when,
@@ -439,6 +426,25 @@ impl Validator<'_> {
             why: raw.why.clone(),
             when_text: raw.when.as_ref().map(|w| w.get_ref().clone()),
         })
+    }
+
+    /// Derived numbers (an impact's or a fix's), each checked against the
+    /// names before it and then named itself.
+    fn derived_numbers<'r>(
+        &mut self,
+        raw: impl IntoIterator<Item = (&'r String, &'r Spanned<String>)>,
+        names: &mut Names,
+    ) -> Option<Vec<DerivedNumber>> {
+        let mut derived = Vec::new();
+        for (name, text) in raw {
+            derived.push(DerivedNumber {
+                name: name.clone(),
+                expr: self.expression(text, names, Type::Number)?,
+                text: text.get_ref().clone(),
+            });
+            names.insert(name.clone(), Type::Number);
+        }
+        Some(derived)
     }
 
     fn downgrade(&mut self, raw: &RawDowngrade, names: &Names) -> Option<Downgrade> {
