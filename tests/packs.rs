@@ -151,6 +151,16 @@ fn a_fix_that_names_no_set_of_numbers_the_pack_has() {
 }
 
 #[test]
+fn an_impact_that_names_no_set_of_numbers_the_pack_has() {
+    let (kind, at, span, message) = only_error("unknown_impact_numbers");
+    assert_eq!(
+        (kind, at, span.as_str()),
+        (ProblemKind::UnknownName, (23, 12), "\"wait\"")
+    );
+    assert_eq!(message, "the pack has no `[numbers.wait]`");
+}
+
+#[test]
 fn an_impact_derives_only_from_names_it_has() {
     // `optional` inputs and earlier derived numbers are names; `stores` is
     // neither.

@@ -24,14 +24,18 @@ pub(super) struct RawPack {
     pub(super) numbers: IndexMap<String, RawNumbers>,
 }
 
-/// Numbers several rules' fixes quote (`[numbers.NAME]`): inputs read from
-/// the kernel and values derived from them, checked in each fix that names
-/// the set, against that rule's names.
+/// Numbers several rules' fixes and impacts use (`[numbers.NAME]`): inputs
+/// read from the kernel and values derived from them, checked in each fix
+/// or impact that names the set, against that rule's names.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawNumbers {
     #[serde(default)]
     pub(super) inputs: IndexMap<String, Spanned<Vec<RawCandidate>>>,
+    /// Inputs an impact reads where the export has them (a fix reads every
+    /// input that way).
+    #[serde(default)]
+    pub(super) optional: IndexMap<String, Spanned<Vec<RawCandidate>>>,
     #[serde(default)]
     pub(super) derived: IndexMap<String, Spanned<String>>,
 }
@@ -267,6 +271,9 @@ pub(super) struct RawImpact {
     pub(super) bytes: Option<Spanned<String>>,
     #[serde(default)]
     pub(super) ceiling: Option<RawCeiling>,
+    /// Sets of the pack's `[numbers]` whose inputs and values come first.
+    #[serde(default)]
+    pub(super) numbers: Vec<Spanned<String>>,
     #[serde(default)]
     pub(super) why: String,
     #[serde(default)]

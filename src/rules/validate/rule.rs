@@ -18,10 +18,17 @@ use crate::rules::pack::{
     Variant,
 };
 use crate::rules::schema::{
-    RawCc, RawDocs, RawDowngrade, RawFix, RawImpact, RawLines, RawNumbers, RawParam, RawQuantity,
-    RawRule, RawVariant,
+    RawCandidate, RawCc, RawDocs, RawDowngrade, RawFix, RawImpact, RawLines, RawNumbers, RawParam,
+    RawQuantity, RawRule, RawVariant,
 };
 use crate::rules::template::Template;
+
+/// A `[numbers]` set's inputs, optional inputs and derived numbers.
+type NumberSet<'s> = (
+    &'s IndexMap<String, Spanned<Vec<RawCandidate>>>,
+    &'s IndexMap<String, Spanned<Vec<RawCandidate>>>,
+    &'s IndexMap<String, Spanned<String>>,
+);
 
 /// Names and their types, as an expression or template may use them.
 type Names = HashMap<String, Type>;
@@ -46,7 +53,7 @@ impl Validator<'_> {
         let impact: Vec<Impact> = raw
             .impact
             .iter()
-            .filter_map(|i| self.impact(i, &variants.anywhere, &params))
+            .filter_map(|i| self.impact(i, &variants.anywhere, &params, &pack.numbers))
             .collect();
         let analysis = raw.analysis.as_ref().and_then(|a| self.analysis(a));
         let mut fix_names = variants.anywhere.clone();
@@ -299,23 +306,28 @@ impl Validator<'_> {
     }
 
     /// One way to estimate a finding's worth: its inputs, and expressions
-    /// over them, the finding's values and the parameters.
+    /// over them, the finding's values and the parameters; the inputs,
+    /// optional inputs and derived numbers of the `[numbers]` sets it names
+    /// come before its own.
     fn impact(
         &mut self,
         raw: &RawImpact,
         values: &Names,
         params: &IndexMap<String, Param>,
+        shared: &IndexMap<String, RawNumbers>,
     ) -> Option<Impact> {
         let mut names = values.clone();
         names.extend(params.keys().map(|k| (k.clone(), Type::Number)));
-        let inputs: IndexMap<String, Vec<Candidate>> = raw
-            .inputs
+        let mut sets = self.number_sets(&raw.numbers, shared)?;
+        sets.push((&raw.inputs, &raw.optional, &raw.derived));
+        let inputs: IndexMap<String, Vec<Candidate>> = sets
             .iter()
+            .flat_map(|(inputs, _, _)| inputs.iter())
             .map(|(k, v)| (k.clone(), self.candidates(v)))
             .collect();
-        let optional: IndexMap<String, Vec<Candidate>> = raw
-            .optional
+        let optional: IndexMap<String, Vec<Candidate>> = sets
             .iter()
+            .flat_map(|(_, optional, _)| optional.iter())
             .map(|(k, v)| (k.clone(), self.candidates(v)))
             .collect();
         names.extend(
@@ -324,7 +336,10 @@ impl Validator<'_> {
                 .chain(optional.keys())
                 .map(|k| (k.clone(), Type::Number)),
         );
-        let derived = self.derived_numbers(&raw.derived, &mut names)?;
+        let derived = self.derived_numbers(
+            sets.iter().flat_map(|(_, _, derived)| derived.iter()),
+            &mut names,
+        )?;
         let speedup = match &raw.speedup {
             Some(s) => Some(self.expression(s, &names, Type::Number)?),
             None => None,
@@ -383,8 +398,45 @@ impl Validator<'_> {
             Some(w) => Some(self.expression(w, names, Type::Bool)?),
             None => None,
         };
-        let mut sets = Vec::with_capacity(raw.numbers.len() + 1);
-        for set in &raw.numbers {
+        let no_optional = IndexMap::new();
+        let mut sets = self.number_sets(&raw.numbers, shared)?;
+        sets.push((&raw.inputs, &no_optional, &raw.derived));
+        // A fix reads every input where the export has it, so a set's
+        // optional inputs are inputs like the rest.
+        let inputs: IndexMap<String, Vec<Candidate>> = sets
+            .iter()
+            .flat_map(|(inputs, optional, _)| inputs.iter().chain(optional.iter()))
+            .map(|(k, v)| (k.clone(), self.candidates(v)))
+            .collect();
+        let mut own = names.clone();
+        own.extend(inputs.keys().map(|k| (k.clone(), Type::Number)));
+        for estimate in FIX_ESTIMATE_NAMES {
+            own.insert(estimate.to_owned(), Type::Number);
+        }
+        let derived = self.derived_numbers(
+            sets.iter().flat_map(|(_, _, derived)| derived.iter()),
+            &mut own,
+        )?;
+        let text = self.template(&raw.text, &own)?;
+        Some(Fix {
+            when,
+            text,
+            inputs,
+            derived,
+            why: raw.why.clone(),
+            when_text: raw.when.as_ref().map(|w| w.get_ref().clone()),
+        })
+    }
+
+    /// The `[numbers]` sets a fix or an impact names, in order: each one's
+    /// inputs, optional inputs and derived numbers.
+    fn number_sets<'s>(
+        &mut self,
+        named: &[Spanned<String>],
+        shared: &'s IndexMap<String, RawNumbers>,
+    ) -> Option<Vec<NumberSet<'s>>> {
+        let mut sets = Vec::with_capacity(named.len() + 1);
+        for set in named {
             let Some(numbers) = shared.get(set.get_ref()) else {
                 let known: Vec<&str> = shared.keys().map(String::as_str).collect();
                 self.push(
@@ -400,32 +452,9 @@ impl Validator<'_> {
                 );
                 return None;
             };
-            sets.push((&numbers.inputs, &numbers.derived));
+            sets.push((&numbers.inputs, &numbers.optional, &numbers.derived));
         }
-        sets.push((&raw.inputs, &raw.derived));
-        let inputs: IndexMap<String, Vec<Candidate>> = sets
-            .iter()
-            .flat_map(|(inputs, _)| inputs.iter())
-            .map(|(k, v)| (k.clone(), self.candidates(v)))
-            .collect();
-        let mut own = names.clone();
-        own.extend(inputs.keys().map(|k| (k.clone(), Type::Number)));
-        for estimate in FIX_ESTIMATE_NAMES {
-            own.insert(estimate.to_owned(), Type::Number);
-        }
-        let derived = self.derived_numbers(
-            sets.iter().flat_map(|(_, derived)| derived.iter()),
-            &mut own,
-        )?;
-        let text = self.template(&raw.text, &own)?;
-        Some(Fix {
-            when,
-            text,
-            inputs,
-            derived,
-            why: raw.why.clone(),
-            when_text: raw.when.as_ref().map(|w| w.get_ref().clone()),
-        })
+        Some(sets)
     }
 
     /// Derived numbers (an impact's or a fix's), each checked against the
