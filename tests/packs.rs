@@ -183,7 +183,9 @@ fn explain_shows_an_impacts_derived_numbers_and_optional_inputs() {
     assert!(
         text.contains("  store_requests: metric `l1tex__t_requests_pipe_lsu_mem_global_op_st.sum`")
     );
-    assert!(text.contains("  speedup = min(max(served_cost, l1_cost), most_a_fix_saves)"));
+    assert!(text.contains(
+        "  speedup = min(max(max(served_cost, l1_cost), store_path_cost), most_a_fix_saves)"
+    ));
 }
 
 #[test]
@@ -198,6 +200,24 @@ fn two_rules_quote_one_set_of_numbers() {
             "{rule}: {text}"
         );
         assert!(text.contains("  dram_peak: metric `dram__bytes.sum.peak_sustained`"));
+    }
+}
+
+#[test]
+fn two_rules_estimate_with_one_set_of_numbers() {
+    // The store path's numbers live once, in `[numbers.store_path]`; both
+    // store rules' impacts read its optional inputs and derived numbers
+    // before their own.
+    for rule in ["global-store-efficiency", "sector-waste"] {
+        let out = ncu_lint(&["explain", rule]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains("  store_path_cost = known_or(min(request_cut * min(max(store_path_share"),
+            "{rule}: {text}"
+        );
+        assert!(text.contains(
+            "  drain_stall: metric `smsp__average_warps_issue_stalled_drain_per_issue_active.ratio`"
+        ));
     }
 }
 
