@@ -212,7 +212,9 @@ fn two_rules_estimate_with_one_set_of_numbers() {
         let out = ncu_lint(&["explain", rule]);
         let text = String::from_utf8(out.stdout).unwrap();
         assert!(
-            text.contains("  store_path_cost = known_or(min(request_cut * min(max(store_path_share"),
+            text.contains(
+                "  store_path_cost = known_or(min(request_cut * min(max(store_path_share"
+            ),
             "{rule}: {text}"
         );
         assert!(text.contains(
