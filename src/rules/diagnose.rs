@@ -376,8 +376,9 @@ fn global_access(
             let active = (access.requests > 0.0).then(|| access.threads / access.requests);
             let width = access.width;
             let requests = requests_per_warp(kernel, &access);
+            let contiguous = width.and_then(|w| contiguous_bytes(&access, w));
             let split = splits_per_element(finding, &access).then_some(access);
-            (width, useful, active, split, requests)
+            (width, useful, active, split, requests, contiguous)
         }
         None => (
             kernel_width(kernel, finding),
@@ -385,9 +386,10 @@ fn global_access(
             None,
             None,
             kernel_requests_per_warp(kernel, analysis),
+            None,
         ),
     };
-    let (width, mut useful, active, split, requests) = access;
+    let (width, mut useful, active, split, requests, contiguous) = access;
     let mut pattern = match (width, useful, active) {
         (Some(w), Some(u), Some(a)) => global_pattern_of_lanes(w, u, a),
         (Some(w), Some(u), None) => global_pattern(w, u),
@@ -433,7 +435,30 @@ fn global_access(
         ("instruction_stride_bytes", instruction_stride),
         ("requests_per_warp", requests),
         ("store_access", store_access),
+        ("contiguous_bytes", contiguous),
     ]
+}
+
+/// The bytes a thread's accesses on a line cover where they are one run:
+/// two or more instructions of one width from one address register, at
+/// offsets that step by that width (`[R4.64]`, `[R4.64+0x4]`, `+0x8`,
+/// `+0xc`: a thread's 16 contiguous bytes, a structure's fields written
+/// one at a time). Accesses a row apart, or from several registers, are
+/// no run.
+fn contiguous_bytes(access: &Access, width: f64) -> Option<f64> {
+    let count = access.addresses.len();
+    if count < 2 || count != access.instructions as usize || !access.uniform {
+        return None;
+    }
+    let base = access.addresses[0].0;
+    if access.addresses.iter().any(|(b, _)| *b != base) {
+        return None;
+    }
+    let mut offsets: Vec<i64> = access.addresses.iter().map(|(_, o)| *o).collect();
+    offsets.sort_unstable();
+    let step = width as i64;
+    let run = offsets.windows(2).all(|p| p[1] - p[0] == step);
+    run.then(|| count as f64 * width)
 }
 
 /// How many of the line's requests each warp of the launch made: a row's

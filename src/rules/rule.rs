@@ -271,6 +271,7 @@ impl Analysis {
                 "instruction_stride_bytes",
                 "requests_per_warp",
                 "store_access",
+                "contiguous_bytes",
             ],
         }
     }
