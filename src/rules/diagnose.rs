@@ -458,7 +458,7 @@ fn contiguous_bytes(access: &Access, width: f64) -> Option<f64> {
     offsets.sort_unstable();
     let step = width as i64;
     let run = offsets.windows(2).all(|p| p[1] - p[0] == step);
-    run.then(|| count as f64 * width)
+    run.then_some(count as f64 * width)
 }
 
 /// How many of the line's requests each warp of the launch made: a row's
