@@ -297,14 +297,10 @@ fn thread_elements(access: &Access, s: f64, w: f64) -> Option<(f64, f64)> {
     if access.addresses.len() != access.instructions as usize {
         return None;
     }
-    let (k, stride) = match access.addresses.first() {
-        Some((base, _)) if access.addresses.iter().all(|(b, _)| b == base) => {
+    let (k, stride) = match one_register_offsets(access) {
+        Some(offsets) => {
             let span = s as i64;
-            let mut at: Vec<i64> = access
-                .addresses
-                .iter()
-                .map(|(_, o)| o.rem_euclid(span))
-                .collect();
+            let mut at: Vec<i64> = offsets.iter().map(|o| o.rem_euclid(span)).collect();
             at.sort_unstable();
             at.dedup();
             let gap = at.get(1)? - at[0];
@@ -450,15 +446,22 @@ fn contiguous_bytes(access: &Access, width: f64) -> Option<f64> {
     if count < 2 || count != access.instructions as usize || !access.uniform {
         return None;
     }
-    let base = access.addresses[0].0;
-    if access.addresses.iter().any(|(b, _)| *b != base) {
-        return None;
-    }
-    let mut offsets: Vec<i64> = access.addresses.iter().map(|(_, o)| *o).collect();
+    let mut offsets = one_register_offsets(access)?;
     offsets.sort_unstable();
     let step = width as i64;
     let run = offsets.windows(2).all(|p| p[1] - p[0] == step);
     run.then_some(count as f64 * width)
+}
+
+/// The immediate offsets of a line's instructions where all of them
+/// address from one register.
+fn one_register_offsets(access: &Access) -> Option<Vec<i64>> {
+    let (base, _) = access.addresses.first()?;
+    access
+        .addresses
+        .iter()
+        .all(|(b, _)| b == base)
+        .then(|| access.addresses.iter().map(|(_, o)| *o).collect())
 }
 
 /// How many of the line's requests each warp of the launch made: a row's
