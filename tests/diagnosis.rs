@@ -288,3 +288,33 @@ fn a_structure_scattered_a_field_at_a_time_is_told_to_go_out_whole() {
         );
     }
 }
+
+#[test]
+fn a_fix_writes_each_structure_a_thread_makes_with_vector_stores_of_its_own() {
+    // stores_blind10.cu: scatter_two_structs writes two structures of two
+    // floats to two places, four stores from two address registers
+    // (`[R2.64]`, `[R2.64+0x4]`, `[R4.64]`, `[R4.64+0x4]`): fixed, two
+    // float2 stores, not the one float4 its 16 bytes a thread would take.
+    // scatter_in_window's four stores are one run: one float4.
+    let all = findings([
+        "twins/stores_blind10.raw.csv.xz",
+        "twins/stores_blind10.source.csv.xz",
+    ]);
+    let terms = |kernel: &str| {
+        let f = finding(&all, kernel, "global-store-efficiency");
+        let term = |name: &str| f["impact"]["terms"][name].as_f64();
+        (
+            term("stores_per_thread"),
+            term("vector_stores_per_thread"),
+            term("request_cut"),
+        )
+    };
+    assert_eq!(
+        terms("scatter_two_structs"),
+        (Some(4.0), Some(2.0), Some(0.5))
+    );
+    assert_eq!(
+        terms("scatter_in_window"),
+        (Some(4.0), Some(1.0), Some(0.75))
+    );
+}

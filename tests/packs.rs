@@ -161,6 +161,16 @@ fn an_impact_that_names_no_set_of_numbers_the_pack_has() {
 }
 
 #[test]
+fn an_input_names_only_a_sass_count_ncu_lint_makes() {
+    let (kind, at, span, message) = only_error("unknown_sass_count");
+    assert_eq!(
+        (kind, at, span.as_str()),
+        (ProblemKind::UnknownName, (14, 29), "\"vector_store\"")
+    );
+    assert_eq!(message, "no SASS count is named `vector_store`");
+}
+
+#[test]
 fn an_impact_derives_only_from_names_it_has() {
     // `optional` inputs and earlier derived numbers are names; `stores` is
     // neither.

@@ -15,7 +15,7 @@ use super::finding::{
     CallSite, CheckResult, Estimate, Finding, Instruction, Location, Measure, Names, Quantity, Skip,
 };
 use super::pack::{Candidate, Rule, Scope, Severity, SourceSum, Variant};
-use super::{diagnose, impact};
+use super::{diagnose, impact, store_runs};
 use crate::ingest::{RowUse, metric_name};
 use crate::model::{Form, Kernel, Report, SourceRow, SourceView, address_number, label_key};
 use crate::value::Value;
@@ -237,6 +237,13 @@ pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
                 source_columns.extend(sum_columns(sum));
                 source_rows.push(row_use(sum));
             }
+            Candidate::Sass(_) => {
+                source_columns.extend(store_runs::COLUMNS.iter().map(|c| (*c).to_owned()));
+                source_rows.push(RowUse {
+                    column: "Instructions Executed".to_owned(),
+                    filter: vec![("Address Space".to_owned(), "Global".to_owned())],
+                });
+            }
         }
     }
     if rules.iter().any(|r| r.rule.analysis.is_some()) {
@@ -310,7 +317,7 @@ fn hint(rule: &Rule) -> String {
             "the details page with all sections: `ncu -i report.ncu-rep --csv --print-details all`",
         );
     }
-    if candidates().any(|c| matches!(c, Candidate::Source(_))) {
+    if candidates().any(|c| matches!(c, Candidate::Source(_) | Candidate::Sass(_))) {
         ways.push(
             "the source page: `ncu -i report.ncu-rep --csv --page source --print-source cuda,sass`",
         );
@@ -666,6 +673,7 @@ pub(super) fn resolve(
             .and_then(|name| kernel.number(name))
             .or_else(|| kernel.number(&label_key(section, "", label))),
         Candidate::Source(sum) => source_sum(kernel.source.as_ref()?, sum, context),
+        Candidate::Sass(name) => store_runs::count(kernel.source.as_ref()?, name),
     })
 }
 
@@ -701,6 +709,7 @@ fn describe(candidates: &[Candidate]) -> String {
             Candidate::Metric(name) => name.clone(),
             Candidate::Label { section, label } => format!("{section}: {label}"),
             Candidate::Source(sum) => format!("source page column `{}`", sum.column),
+            Candidate::Sass(name) => format!("source page SASS count `{name}`"),
         })
         .collect();
     if names.is_empty() {

@@ -32,6 +32,7 @@ fn candidate_text(candidate: &Candidate) -> String {
             }
             text
         }
+        Candidate::Sass(name) => format!("source page SASS: `{name}`"),
     }
 }
 

@@ -22,6 +22,7 @@ pub mod pack;
 pub mod packtest;
 pub mod rule;
 mod schema;
+pub mod store_runs;
 pub mod template;
 mod validate;
 

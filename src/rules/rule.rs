@@ -31,6 +31,9 @@ pub enum Candidate {
     },
     /// A sum over the source page's instruction rows.
     Source(SourceSum),
+    /// A count read from the kernel's SASS on the source page
+    /// ([`crate::rules::store_runs`]: `vector_stores`).
+    Sass(String),
 }
 
 /// `Σ column [× times] × scale` over source-page instructions matching `filter`.

@@ -163,6 +163,9 @@ pub(super) enum RawCandidate {
         #[serde(default, rename = "where")]
         filter: IndexMap<String, String>,
     },
+    Sass {
+        sass: String,
+    },
 }
 
 #[derive(Deserialize)]

@@ -13,12 +13,12 @@ use indexmap::IndexMap;
 use miette::{NamedSource, Severity as MietteSeverity};
 use toml::Spanned;
 
-use super::catalog;
 use super::error::{PackError, PackProblem, ProblemFile, ProblemKind};
 use super::expr::{self, Expr, ExprErrorKind, Type};
 use super::pack::{Candidate, Override, Pack, PackTest, Rule, SourceSum};
 use super::schema::{RawCandidate, RawManifest, RawNumbers, RawPack, RawRule};
 use super::template::Template;
+use super::{catalog, store_runs};
 
 /// The share of a kernel's time below which a finding is a note, unless
 /// the pack's `min_speedup` says otherwise.
@@ -428,28 +428,41 @@ impl Validator<'_> {
             .iter()
             .map(|c| {
                 let candidate = candidate(c.clone());
-                if let Candidate::Metric(name) = &candidate {
-                    if self.catalog && !catalog::is_known(name) {
-                        let quoted = format!("\"{name}\"");
-                        let at = self.text[span.clone()]
-                            .find(&quoted)
-                            .map_or(span.clone(), |i| {
-                                span.start + i..span.start + i + quoted.len()
-                            });
+                match &candidate {
+                    Candidate::Metric(name) if self.catalog && !catalog::is_known(name) => {
                         let help = catalog::closest(name).map(|c| format!("did you mean `{c}`?"));
                         self.push(
                             ProblemKind::UnknownMetric,
                             format!("no metric catalog (gh100, ga100) knows `{name}`"),
-                            at,
+                            quoted_span(self.text, &span, name),
                             "unknown metric",
                             help,
                         );
                     }
+                    Candidate::Sass(name) if !store_runs::NAMES.contains(&name.as_str()) => {
+                        self.push(
+                            ProblemKind::UnknownName,
+                            format!("no SASS count is named `{name}`"),
+                            quoted_span(self.text, &span, name),
+                            "unknown SASS count",
+                            Some(format!("SASS counts: {}", store_runs::NAMES.join(", "))),
+                        );
+                    }
+                    _ => {}
                 }
                 candidate
             })
             .collect()
     }
+}
+
+/// Where `"name"` is written within `span` of the pack's text, or the whole
+/// span where it is not found as written.
+fn quoted_span(text: &str, span: &Range<usize>, name: &str) -> Range<usize> {
+    let quoted = format!("\"{name}\"");
+    text[span.clone()].find(&quoted).map_or(span.clone(), |i| {
+        span.start + i..span.start + i + quoted.len()
+    })
 }
 
 fn clamp(span: Range<usize>, len: usize) -> Range<usize> {
@@ -472,6 +485,7 @@ fn candidate(raw: RawCandidate) -> Candidate {
             scale: scale.unwrap_or(1.0),
             filter: filter.into_iter().collect(),
         }),
+        RawCandidate::Sass { sass } => Candidate::Sass(sass),
     }
 }
 
