@@ -27,7 +27,7 @@ const WITHIN: f64 = 1.5;
 const NEAR: f64 = 0.02;
 
 /// Pairs whose estimate disagrees with the measured saving, and why.
-const DISAGREE: [(&str, &str, &str); 30] = [
+const DISAGREE: [(&str, &str, &str); 28] = [
     (
         "twins",
         "masked_half",
@@ -166,17 +166,7 @@ const DISAGREE: [(&str, &str, &str); 30] = [
     (
         "stores_blind11",
         "void scatter_structs<float, 2, 2, 1, 0>",
-        "held out blind: two pairs of floats a thread, a field at a time, to hashed places: 158 of 522 us (30%) saved, 302 us said; as stores_blind9.cu's hashed pairs (1.61x), and the L1's term counts every wasted sector as removed where a pair fixed with one float2 still fills a quarter of its sector",
-    ),
-    (
-        "stores_blind11",
-        "void scatter_structs<float, 2, 2, 0, 0>",
-        "held out blind: two pairs of floats a thread scattered within 8 MB: 13.6 of 31.6 us (43%) saved, 26.5 us said; the L2's port ran 99% busy and the estimate counts the pairs' wasted sectors as gone, where a float2 a pair still writes a quarter of a sector: the fix halves the sectors sent, it does not quarter them",
-    ),
-    (
-        "stores_blind11",
-        "scatter_pair_and_quad",
-        "held out blind: a pair and a structure of four floats a thread, scattered: 128 of 277 us (46%) saved, 220 us said by the L1's term (79%; the store path's alone says 67%, 1.45x); the fix leaves each structure's own sector partly written",
+        "held out blind: two pairs of floats a thread, a field at a time, to hashed places: 158 of 522 us (30%) saved, 302 us said (261 once the sectors a pair keeps are counted, by the store path: half the requests cut); as stores_blind9.cu's hashed pairs (1.61x): each request took longer fixed than as is",
     ),
 ];
 
@@ -696,7 +686,11 @@ fn a_fifteenth_blind_set_judges_a_threads_structures_counted_one_by_one() {
     // not looked at until they did: threads writing two to four structures
     // a field at a time, scattered, hashed, into 8 MB, of mixed sizes and in
     // place. 6 of 9 agree (4 before; Nsight Compute's 2): three pairs of
-    // floats 1.63x -> 1.22x, four pairs of shorts 2.07x -> 1.23x.
+    // floats 1.63x -> 1.22x, four pairs of shorts 2.07x -> 1.23x. Two of
+    // its misses (pairs into 8 MB, 1.95x; a pair beside four floats, 1.72x)
+    // set the count of the sectors a scattered structure keeps once written
+    // whole (`{ sass = "fixed_store_sectors" }`): 1.17x and 1.45x, 8 of 9;
+    // stores_blind12.cu judges it.
     assert_judged("stores_blind11", built_twice("stores_blind11"), 9);
 }
 

@@ -1,6 +1,6 @@
 //! Counts from a kernel's SASS that no metric gives: the store
-//! instructions it would execute if each structure a thread writes a field
-//! at a time went out whole.
+//! instructions it would execute, and the sectors its stores would touch,
+//! if each structure a thread writes a field at a time went out whole.
 //!
 //! A run is two or more global stores of one width from one address
 //! register, executed as often, at offsets a width apart (`[R2.64]`,
@@ -9,49 +9,95 @@
 //! thread that writes two structures to two places has two runs and needs
 //! two vector stores, where its bytes alone would say one. Each instruction
 //! counts its executions (the source page's `Instructions Executed`).
+//!
+//! Written whole, a structure of `b` bytes still covers `ceil(b / 32)`
+//! sectors of its lane: where a warp's lanes are a sector or more apart
+//! (scattered, or rows), each field's store touches a sector a lane, and
+//! so does the whole structure's: a pair of floats scattered keeps a
+//! quarter of its sector unused after the fix, where 32 bytes and more
+//! fill theirs. Where lanes share sectors (structures side by side), the
+//! fix reaches the ideal. Stores outside runs are counted at their ideal,
+//! as their own fixes would leave them.
 
-use crate::memory_model::{sass_address, sass_width};
+use crate::memory_model::{SECTOR, sass_address, sass_width};
 use crate::model::{SourceRow, SourceView};
 use crate::value::Value;
 
-/// The name a pack gives the count (`{ sass = "vector_stores" }`).
+/// The store instructions with each run written whole
+/// (`{ sass = "vector_stores" }`).
 pub const VECTOR_STORES: &str = "vector_stores";
 
+/// The sectors the global stores would touch with each run written whole
+/// (`{ sass = "fixed_store_sectors" }`).
+pub const FIXED_STORE_SECTORS: &str = "fixed_store_sectors";
+
 /// Every count a pack may name.
-pub const NAMES: [&str; 1] = [VECTOR_STORES];
+pub const NAMES: [&str; 2] = [VECTOR_STORES, FIXED_STORE_SECTORS];
 
 /// The widest vector store, in bytes.
 const VECTOR_BYTES: f64 = 16.0;
 
 /// The source-page columns the counts read.
-pub const COLUMNS: [&str; 4] = [
+pub const COLUMNS: [&str; 6] = [
     "Address Space",
     "Access Operation",
     "Access Size",
     "Instructions Executed",
+    "L2 Theoretical Sectors Global",
+    "L2 Theoretical Sectors Global Ideal",
 ];
 
 /// The count `name` for a kernel's source page, where its SASS decides it.
 pub fn count(view: &SourceView, name: &str) -> Option<f64> {
     match name {
-        VECTOR_STORES => vector_stores(view),
+        VECTOR_STORES => over_runs(view, |run| run.vector_stores()),
+        FIXED_STORE_SECTORS => over_runs(view, |run| run.fixed_sectors()),
         _ => None,
     }
 }
 
-/// One global store instruction: its address register, offset, width and
-/// executions.
+/// One global store instruction: its address register, offset, width,
+/// executions and sectors (as is and ideal).
 struct Store<'v> {
     base: &'v str,
     offset: i64,
     width: f64,
     executed: f64,
+    sectors: f64,
+    ideal: f64,
 }
 
-/// The store instructions the kernel would execute with each run written
-/// by vector stores; `None` where a store's address or width is not in its
-/// SASS, or no thread writes a run (the bytes a thread stores decide then).
-fn vector_stores(view: &SourceView) -> Option<f64> {
+/// Stores of one width from one register at offsets a width apart (one
+/// store alone where no other continues it).
+struct Run<'s, 'v>(&'s [&'s Store<'v>]);
+
+impl Run<'_, '_> {
+    fn bytes(&self) -> f64 {
+        self.0.len() as f64 * self.0[0].width
+    }
+
+    /// The vector stores that write the run whole, each as often as its
+    /// stores ran.
+    fn vector_stores(&self) -> f64 {
+        self.0[0].executed * (self.bytes() / VECTOR_BYTES).ceil()
+    }
+
+    /// The sectors the run touches written whole: a sector of each lane's
+    /// structure for every sector its first field touched, and no fewer
+    /// than the ideal; a store alone at its ideal.
+    fn fixed_sectors(&self) -> f64 {
+        let ideal: f64 = self.0.iter().map(|s| s.ideal).sum();
+        if self.0.len() < 2 {
+            return ideal;
+        }
+        ideal.max(self.0[0].sectors * (self.bytes() / SECTOR).ceil())
+    }
+}
+
+/// The sum of `each` over the kernel's runs of global stores; `None` where
+/// a store's address or width is not in its SASS, or no thread writes a
+/// run of two or more (the bytes a thread stores decide then).
+fn over_runs(view: &SourceView, each: impl Fn(&Run) -> f64) -> Option<f64> {
     let stores = global_stores(view)?;
     let mut groups: Vec<Vec<&Store>> = Vec::new();
     for store in &stores {
@@ -66,7 +112,7 @@ fn vector_stores(view: &SourceView) -> Option<f64> {
             None => groups.push(vec![store]),
         }
     }
-    let mut vectors = 0.0;
+    let mut total = 0.0;
     let mut any_run = false;
     for group in &mut groups {
         group.sort_by_key(|s| s.offset);
@@ -77,13 +123,12 @@ fn vector_stores(view: &SourceView) -> Option<f64> {
             if continues {
                 continue;
             }
-            let run = (end - start) as f64;
-            any_run |= run >= 2.0;
-            vectors += group[start].executed * (run * group[start].width / VECTOR_BYTES).ceil();
+            any_run |= end - start >= 2;
+            total += each(&Run(&group[start..end]));
             start = end;
         }
     }
-    any_run.then_some(vectors)
+    any_run.then_some(total)
 }
 
 /// The kernel's global stores that executed, or `None` where one's SASS
@@ -96,6 +141,10 @@ fn global_stores(view: &SourceView) -> Option<Vec<Store<'_>>> {
         column("Instructions Executed")?,
     );
     let size = column("Access Size");
+    let (sectors, ideal) = (
+        column("L2 Theoretical Sectors Global"),
+        column("L2 Theoretical Sectors Global Ideal"),
+    );
     let is = |row: &SourceRow, at: usize, want: &str| matches!(row.cells.get(at), Some(Value::Text(t)) if t == want);
     let number = |row: &SourceRow, at: usize| row.cells.get(at).and_then(Value::as_number);
     let mut stores = Vec::new();
@@ -119,6 +168,8 @@ fn global_stores(view: &SourceView) -> Option<Vec<Store<'_>>> {
             offset,
             width,
             executed: runs,
+            sectors: sectors.and_then(|at| number(row, at)).unwrap_or(0.0),
+            ideal: ideal.and_then(|at| number(row, at)).unwrap_or(0.0),
         });
     }
     (!stores.is_empty()).then_some(stores)
