@@ -19,6 +19,8 @@
 //! fix reaches the ideal. Stores outside runs are counted at their ideal,
 //! as their own fixes would leave them.
 
+use indexmap::IndexMap;
+
 use crate::memory_model::{SECTOR, sass_address, sass_width};
 use crate::model::{SourceRow, SourceView};
 use crate::value::Value;
@@ -99,22 +101,16 @@ impl Run<'_, '_> {
 /// run of two or more (the bytes a thread stores decide then).
 fn over_runs(view: &SourceView, each: impl Fn(&Run) -> f64) -> Option<f64> {
     let stores = global_stores(view)?;
-    let mut groups: Vec<Vec<&Store>> = Vec::new();
+    // Keyed by register, width and executions: one pass, however many
+    // stores a kernel has.
+    let mut groups: IndexMap<(&str, u64, u64), Vec<&Store>> = IndexMap::new();
     for store in &stores {
-        let same = |g: &&mut Vec<&Store>| {
-            let first = g[0];
-            first.base == store.base
-                && first.width == store.width
-                && first.executed == store.executed
-        };
-        match groups.iter_mut().find(same) {
-            Some(group) => group.push(store),
-            None => groups.push(vec![store]),
-        }
+        let key = (store.base, store.width.to_bits(), store.executed.to_bits());
+        groups.entry(key).or_default().push(store);
     }
     let mut total = 0.0;
     let mut any_run = false;
-    for group in &mut groups {
+    for group in groups.values_mut() {
         group.sort_by_key(|s| s.offset);
         let step = group[0].width as i64;
         let mut start = 0;
