@@ -323,3 +323,58 @@ fn a_fix_writes_each_structure_a_thread_makes_with_vector_stores_of_its_own() {
         (Some(4.0), Some(1.0), Some(0.75), Some(0.25))
     );
 }
+
+#[test]
+fn a_fix_writes_a_structure_with_stores_as_wide_as_its_size_aligns() {
+    // Structure i of b bytes starts at i * b: six floats (24 bytes,
+    // stores_blind5.cu) align to 8 and take three float2, not the two
+    // 16-byte stores their bytes alone would say; three floats (12 bytes,
+    // stores_blind2.cu) align to 4 and take three stores, as many as as is:
+    // no requests to cut.
+    let cut = |set: &str, kernel: &str| {
+        let all = findings([
+            &format!("twins/{set}.raw.csv.xz"),
+            &format!("twins/{set}.source.csv.xz"),
+        ]);
+        let f = finding(&all, kernel, "global-store-efficiency");
+        let term = |name: &str| f["impact"]["terms"][name].as_f64();
+        (
+            term("stores_per_thread"),
+            term("vector_stores_per_thread"),
+            term("request_cut"),
+        )
+    };
+    assert_eq!(
+        cut("stores_blind5", "void store_struct<float, 6>"),
+        (Some(6.0), Some(3.0), Some(0.5))
+    );
+    assert_eq!(
+        cut("stores_blind2", "void store_fields<float, 3>"),
+        (Some(3.0), Some(3.0), Some(0.0))
+    );
+}
+
+#[test]
+fn only_stores_that_waste_sectors_have_requests_to_cut() {
+    // An inductor kernel (fixtures/triton, compiled) stores two elements a
+    // thread, each store's warp contiguous (32 bytes of every sector
+    // used): its bytes would fit one vector store a thread, but that is
+    // not the fix of a finding about wasted sectors, and its waits on the
+    // store path are no saving of it.
+    let all = findings([
+        "triton/compiled.raw.csv.xz",
+        "triton/compiled.source.csv.xz",
+    ]);
+    let f = finding(
+        &all,
+        "triton_poi_fused__unsafe_view_add_mul_slice_stack_sub_unbind_view_1",
+        "sector-waste",
+    );
+    let term = |name: &str| f["impact"]["terms"][name].as_f64().unwrap();
+    assert_eq!(term("stores_per_thread"), 2.0);
+    assert_eq!(term("vector_stores_per_thread"), 1.0);
+    assert!(term("store_path_share") > 0.05, "{}", f["impact"]);
+    assert_eq!(term("request_cut"), 0.0);
+    assert_eq!(term("store_path_cost"), 0.0);
+    assert_eq!(f["severity"], "note");
+}

@@ -5,7 +5,9 @@
 //! A run is two or more global stores of one width from one address
 //! register, executed as often, at offsets a width apart (`[R2.64]`,
 //! `[R2.64+0x4]`: a structure of two floats). A fix writes a run of `b`
-//! bytes with `ceil(b / 16)` vector stores (16 bytes is the widest); a
+//! bytes with vector stores as wide as the structure's alignment allows
+//! (the largest power of two dividing `b`, 16 bytes at most: `b / 16` for
+//! four floats, three for six shorts or three floats); a
 //! thread that writes two structures to two places has two runs and needs
 //! two vector stores, where its bytes alone would say one. Each instruction
 //! counts its executions (the source page's `Instructions Executed`).
@@ -79,9 +81,19 @@ impl Run<'_, '_> {
     }
 
     /// The vector stores that write the run whole, each as often as its
-    /// stores ran.
+    /// stores ran: as wide as the structure's alignment allows (structure
+    /// `i` of `b` bytes starts at `i * b`, aligned to the largest power of
+    /// two dividing `b`), 16 bytes at most, and no narrower than its
+    /// fields. Six shorts take three 4-byte stores, three floats take
+    /// three: no fewer than as is.
     fn vector_stores(&self) -> f64 {
-        self.0[0].executed * (self.bytes() / VECTOR_BYTES).ceil()
+        let width = self.0[0].width;
+        let bytes = self.bytes();
+        let alignment = match bytes as u64 {
+            0 => width,
+            whole => (1u64 << whole.trailing_zeros()) as f64,
+        };
+        self.0[0].executed * (bytes / alignment.clamp(width, VECTOR_BYTES)).ceil()
     }
 
     /// The sectors the run touches written whole: a sector of each lane's
