@@ -172,6 +172,9 @@ fn impact_text(active: &ActiveRule) -> String {
         if !impact.why.is_empty() {
             let _ = writeln!(out, "  why: {}", impact.why);
         }
+        for (set, why) in &impact.numbers_why {
+            let _ = writeln!(out, "  why ([numbers.{set}]): {why}");
+        }
     }
     out
 }
@@ -196,6 +199,7 @@ pub fn to_json(active: &ActiveRule) -> Json {
             "speedup": i.speedup_text,
             "ceiling": i.ceiling.as_ref().map(|c| json!({"speedup": c.speedup_text, "when": c.when})),
             "why": i.why,
+            "numbers_why": i.numbers_why.iter().map(|(set, why)| (set.clone(), json!(why))).collect::<serde_json::Map<_, _>>(),
             "derived": i.derived.iter().map(|d| (d.name.clone(), json!(d.text))).collect::<serde_json::Map<_, _>>(),
             "inputs": i.inputs.iter().chain(i.optional.iter()).map(|(k, c)| (k.clone(), json!(c.iter().map(candidate_text).collect::<Vec<_>>()))).collect::<serde_json::Map<_, _>>(),
         })).collect::<Vec<_>>(),

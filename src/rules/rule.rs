@@ -206,6 +206,9 @@ pub struct Impact {
     pub ceiling: Option<Ceiling>,
     /// Why the formula measures the cost, shown by `explain`.
     pub why: String,
+    /// The `why` of each `[numbers]` set it names that has one, by the
+    /// set's name, shown by `explain` after its own.
+    pub numbers_why: Vec<(String, String)>,
     /// The Nsight Compute sections its inputs come from (`ncu-lint
     /// profile` collects them).
     pub sections: Vec<String>,

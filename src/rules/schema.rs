@@ -38,6 +38,11 @@ pub(super) struct RawNumbers {
     pub(super) optional: IndexMap<String, Spanned<Vec<RawCandidate>>>,
     #[serde(default)]
     pub(super) derived: IndexMap<String, Spanned<String>>,
+    /// Where the set's model comes from and how it was judged: `explain`
+    /// shows it under each impact that names the set, so the impacts'
+    /// own `why` need not repeat it.
+    #[serde(default)]
+    pub(super) why: Option<String>,
 }
 
 /// A library whose kernels users cannot change (`[[library]]`).

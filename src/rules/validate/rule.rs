@@ -366,6 +366,14 @@ impl Validator<'_> {
             bytes,
             ceiling,
             why: raw.why.clone(),
+            numbers_why: raw
+                .numbers
+                .iter()
+                .filter_map(|set| {
+                    let why = shared.get(set.get_ref())?.why.clone()?;
+                    Some((set.get_ref().clone(), why))
+                })
+                .collect(),
             sections: raw.sections.clone(),
         })
     }
