@@ -27,7 +27,7 @@ const WITHIN: f64 = 1.5;
 const NEAR: f64 = 0.02;
 
 /// Pairs whose estimate disagrees with the measured saving, and why.
-const DISAGREE: [(&str, &str, &str); 29] = [
+const DISAGREE: [(&str, &str, &str); 26] = [
     (
         "twins",
         "masked_half",
@@ -100,11 +100,6 @@ const DISAGREE: [(&str, &str, &str); 29] = [
     ),
     (
         "stores_blind2",
-        "void store_fields<unsigned char, 3>",
-        "held out blind: three byte stores a field, a third of their sectors merged in the L1; 5.8 us said, and the fix through shared memory ran 11.2 us slower",
-    ),
-    (
-        "stores_blind2",
         "void store_fields<float, 4>",
         "held out blind: four floats a field, fixed here through shared memory, which ran 0.5 us (2%) slower; 1.0 us (4.5%) said once the store path's waits under the latency knee count (0.1 us before), what a float4 fix saves: the same kernel fixed with one float4 in stores_blind3.cu saved 0.7 us",
     ),
@@ -162,16 +157,6 @@ const DISAGREE: [(&str, &str, &str); 29] = [
         "stores_blind14",
         "void window_struct<float, 4, 16>",
         "held out blind: four floats a field to places within a warp's window, 8 million structures: 0.3 of 42.3 us (0.7%) saved, 1.3 us said once the store path's waits under the knee count (0.2 before); the DRAM ran 70% busy as is and fixed, and the same structures on 2 million saved 6% (said 1.02x)",
-    ),
-    (
-        "stores_blind14",
-        "void store_struct<float, 10>",
-        "held out blind: ten floats a field fixed with five float2: 100.3 of 196.0 us (51%) saved, 153.3 us said, as before the change (1.53x), by the served traffic (the L2's request port saturated as is); fixed, the L2 still ran 87% busy",
-    ),
-    (
-        "stores_blind14",
-        "void store_struct<unsigned char, 6>",
-        "held out blind: six bytes a field fixed with three uchar2: 22.4 of 99.1 us (23%) saved, 55.5 us said, as before the change (2.48x), by the served traffic; the L2's request port ran 84.5% busy as is (saturated) and still 82% fixed: the fix's uchar2 stores move the sectors the fields did",
     ),
 ];
 
@@ -731,7 +716,9 @@ fn an_eighteenth_blind_set_judges_the_store_path_under_the_knee() {
     // Compute's 2): four floats within a window of 2 million structures
     // 0.12x -> 1.02x (6% saved, no longer a note), within one of 8 million
     // 0.59x -> 4.49x (1% saved, 3% said); six shorts 1.28x -> 1.11x, twelve
-    // bytes 1.07x -> 0.98x.
+    // bytes 1.07x -> 0.98x. Ten floats (1.53x) and six bytes (2.48x) set
+    // the next change, what a fix needing several vector stores a structure
+    // still sends (`fixed_store_tags`): 0.98x and 1.43x, 12 of 13.
     assert_judged("stores_blind14", built_twice("stores_blind14"), 13);
 }
 

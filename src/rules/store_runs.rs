@@ -12,6 +12,10 @@
 //! two vector stores, where its bytes alone would say one. Each instruction
 //! counts its executions (the source page's `Instructions Executed`).
 //!
+//! Each of a run's vector stores spans its warp's lanes as the run's first
+//! field did: a fix that needs several a structure looks up that field's
+//! sectors once for each (`fixed_store_tags`).
+//!
 //! Written whole, a structure of `b` bytes still covers `ceil(b / 32)`
 //! sectors of its lane: where a warp's lanes are a sector or more apart
 //! (scattered, or rows), each field's store touches a sector a lane, and
@@ -35,8 +39,13 @@ pub const VECTOR_STORES: &str = "vector_stores";
 /// (`{ sass = "fixed_store_sectors" }`).
 pub const FIXED_STORE_SECTORS: &str = "fixed_store_sectors";
 
+/// The sectors the fixed stores would look up at the L1's tags, each
+/// vector store of a run touching as many as its first field's store did
+/// (`{ sass = "fixed_store_tags" }`).
+pub const FIXED_STORE_TAGS: &str = "fixed_store_tags";
+
 /// Every count a pack may name.
-pub const NAMES: [&str; 2] = [VECTOR_STORES, FIXED_STORE_SECTORS];
+pub const NAMES: [&str; 3] = [VECTOR_STORES, FIXED_STORE_SECTORS, FIXED_STORE_TAGS];
 
 /// The widest vector store, in bytes.
 const VECTOR_BYTES: f64 = 16.0;
@@ -56,6 +65,7 @@ pub fn count(view: &SourceView, name: &str) -> Option<f64> {
     match name {
         VECTOR_STORES => over_runs(view, |run| run.vector_stores()),
         FIXED_STORE_SECTORS => over_runs(view, |run| run.fixed_sectors()),
+        FIXED_STORE_TAGS => over_runs(view, |run| run.fixed_tags()),
         _ => None,
     }
 }
@@ -72,12 +82,17 @@ struct Store<'v> {
 }
 
 /// Stores of one width from one register at offsets a width apart (one
-/// store alone where no other continues it).
-struct Run<'s, 'v>(&'s [&'s Store<'v>]);
+/// store alone where no other continues it), and whether a thread repeats
+/// them: executed more often than the kernel's least executed instruction
+/// (its entry), inside a loop that walks rows or structures.
+struct Run<'s, 'v> {
+    stores: &'s [&'s Store<'v>],
+    repeated: bool,
+}
 
 impl Run<'_, '_> {
     fn bytes(&self) -> f64 {
-        self.0.len() as f64 * self.0[0].width
+        self.stores.len() as f64 * self.stores[0].width
     }
 
     /// The vector stores that write the run whole, each as often as its
@@ -87,24 +102,48 @@ impl Run<'_, '_> {
     /// fields. Six shorts take three 4-byte stores, three floats take
     /// three: no fewer than as is.
     fn vector_stores(&self) -> f64 {
-        let width = self.0[0].width;
+        self.stores[0].executed * self.stores_per_thread()
+    }
+
+    /// The vector stores a thread makes to write the run whole.
+    fn stores_per_thread(&self) -> f64 {
+        let width = self.stores[0].width;
         let bytes = self.bytes();
         let alignment = match bytes as u64 {
             0 => width,
             whole => (1u64 << whole.trailing_zeros()) as f64,
         };
-        self.0[0].executed * (bytes / alignment.clamp(width, VECTOR_BYTES)).ceil()
+        (bytes / alignment.clamp(width, VECTOR_BYTES)).ceil()
+    }
+
+    /// The sectors the run's vector stores look up at the L1's tags: each
+    /// spans its warp's lanes as the run's first field did (a warp's
+    /// structures side by side: each of three uchar2 stores covers the
+    /// 192 bytes six byte stores did), and no fewer than the ideal; a
+    /// store alone at its ideal.
+    /// A repeated run is a walk's (a thread's row, a grid-stride loop):
+    /// counted as `fixed_sectors` counts it, since a walk's own fix (a warp
+    /// a row) reaches its lanes' sectors.
+    fn fixed_tags(&self) -> f64 {
+        let ideal: f64 = self.stores.iter().map(|s| s.ideal).sum();
+        if self.stores.len() < 2 {
+            return ideal;
+        }
+        if self.repeated {
+            return self.fixed_sectors();
+        }
+        ideal.max(self.stores[0].sectors * self.stores_per_thread())
     }
 
     /// The sectors the run touches written whole: a sector of each lane's
     /// structure for every sector its first field touched, and no fewer
     /// than the ideal; a store alone at its ideal.
     fn fixed_sectors(&self) -> f64 {
-        let ideal: f64 = self.0.iter().map(|s| s.ideal).sum();
-        if self.0.len() < 2 {
+        let ideal: f64 = self.stores.iter().map(|s| s.ideal).sum();
+        if self.stores.len() < 2 {
             return ideal;
         }
-        ideal.max(self.0[0].sectors * (self.bytes() / SECTOR).ceil())
+        ideal.max(self.stores[0].sectors * (self.bytes() / SECTOR).ceil())
     }
 }
 
@@ -113,6 +152,7 @@ impl Run<'_, '_> {
 /// run of two or more (the bytes a thread stores decide then).
 fn over_runs(view: &SourceView, each: impl Fn(&Run) -> f64) -> Option<f64> {
     let stores = global_stores(view)?;
+    let entry = least_executed(view);
     // Keyed by register, width and executions: one pass, however many
     // stores a kernel has.
     let mut groups: IndexMap<(&str, u64, u64), Vec<&Store>> = IndexMap::new();
@@ -132,11 +172,24 @@ fn over_runs(view: &SourceView, each: impl Fn(&Run) -> f64) -> Option<f64> {
                 continue;
             }
             any_run |= end - start >= 2;
-            total += each(&Run(&group[start..end]));
+            let stores = &group[start..end];
+            let repeated = entry.is_some_and(|least| stores[0].executed > 1.5 * least);
+            total += each(&Run { stores, repeated });
             start = end;
         }
     }
     any_run.then_some(total)
+}
+
+/// The executions of the kernel's least executed instruction that ran: its
+/// entry, once a warp.
+fn least_executed(view: &SourceView) -> Option<f64> {
+    let executed = view.column("Instructions Executed")?;
+    view.instructions
+        .iter()
+        .filter_map(|row| row.cells.get(executed).and_then(Value::as_number))
+        .filter(|&n| n > 0.0)
+        .min_by(f64::total_cmp)
 }
 
 /// The kernel's global stores that executed, or `None` where one's SASS
