@@ -119,31 +119,33 @@ impl Run<'_, '_> {
     /// The sectors the run's vector stores look up at the L1's tags: each
     /// spans its warp's lanes as the run's first field did (a warp's
     /// structures side by side: each of three uchar2 stores covers the
-    /// 192 bytes six byte stores did), and no fewer than the ideal; a
-    /// store alone at its ideal.
-    /// A repeated run is a walk's (a thread's row, a grid-stride loop):
-    /// counted as `fixed_sectors` counts it, since a walk's own fix (a warp
-    /// a row) reaches its lanes' sectors.
+    /// 192 bytes six byte stores did), and no fewer than the ideal.
+    ///
+    /// A store alone, and a repeated run (a walk's: a thread's row, a
+    /// grid-stride loop, whose own fix, a warp a row, reaches its lanes'
+    /// sectors), count as `fixed_sectors` counts them.
     fn fixed_tags(&self) -> f64 {
-        let ideal: f64 = self.stores.iter().map(|s| s.ideal).sum();
-        if self.stores.len() < 2 {
-            return ideal;
-        }
-        if self.repeated {
+        if self.repeated || self.stores.len() < 2 {
             return self.fixed_sectors();
         }
-        ideal.max(self.stores[0].sectors * self.stores_per_thread())
+        self.ideal()
+            .max(self.stores[0].sectors * self.stores_per_thread())
     }
 
     /// The sectors the run touches written whole: a sector of each lane's
     /// structure for every sector its first field touched, and no fewer
     /// than the ideal; a store alone at its ideal.
     fn fixed_sectors(&self) -> f64 {
-        let ideal: f64 = self.stores.iter().map(|s| s.ideal).sum();
         if self.stores.len() < 2 {
-            return ideal;
+            return self.ideal();
         }
-        ideal.max(self.stores[0].sectors * (self.bytes() / SECTOR).ceil())
+        self.ideal()
+            .max(self.stores[0].sectors * (self.bytes() / SECTOR).ceil())
+    }
+
+    /// The sectors its stores would touch at their ideal.
+    fn ideal(&self) -> f64 {
+        self.stores.iter().map(|s| s.ideal).sum()
     }
 }
 
