@@ -92,7 +92,7 @@ pub fn apply(result: &mut CheckResult, report: &Report, sources: &CudaSource<'_>
             })),
             instruction: None,
             message: format!("`allow({})` silences no finding here", rules.join(", ")),
-            values: IndexMap::new(),
+            values: Default::default(),
             variant: "suppressions".to_owned(),
             origin: crate::model::Origin::default(),
             estimate: Default::default(),

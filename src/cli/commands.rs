@@ -322,8 +322,7 @@ pub(crate) fn explain(args: ExplainArgs) -> miette::Result<ExitCode> {
     match args.format {
         ExplainFormat::Text => write_stdout(&explain::to_text(rule))?,
         ExplainFormat::Json => write_stdout_with(|out| {
-            serde_json::to_writer_pretty(&mut *out, &explain::to_json(rule))?;
-            out.write_all(b"\n")
+            ncu_lint::report::json::write_pretty(&explain::to_json(rule), out)
         })?,
     }
     Ok(ExitCode::SUCCESS)

@@ -98,6 +98,7 @@ impl RawTable {
             || self.launch.read(rec),
             row_origin,
         );
+        kernel.metrics.reserve(metrics.len());
         for (name, metric) in metrics {
             kernel.metrics.entry(name).or_insert(metric);
         }

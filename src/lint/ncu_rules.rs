@@ -1,8 +1,6 @@
 //! Nsight Compute's own rule results (the details page's `ERR`/`WRN`/`INF`
 //! rows) as findings, for the `ncu/*` rules a configuration selects.
 
-use indexmap::IndexMap;
-
 use crate::config::Settings;
 use crate::model::Report;
 use crate::rules::finding::Estimate;
@@ -27,7 +25,7 @@ pub(super) fn findings(
                 Some((Some(level), _)) => *level,
                 _ => Severity::of_ncu_kind(&rule.kind),
             };
-            let mut values = IndexMap::new();
+            let mut values = crate::rules::finding::Values::default();
             if let Some(speedup) = rule.speedup {
                 values.insert("estimated_speedup".into(), Some(speedup));
             }

@@ -33,8 +33,7 @@ impl Emitter for Json {
     }
 
     fn emit_diff(&self, diff: &DiffResult, out: &mut dyn Write) -> io::Result<()> {
-        serde_json::to_writer_pretty(&mut *out, &diff_json(diff))?;
-        out.write_all(b"\n")
+        write_pretty(&diff_json(diff), out)
     }
 }
 
@@ -238,8 +237,20 @@ pub fn write_json(context: &Context<'_>, out: &mut dyn Write) -> io::Result<()> 
             profile_ns: result.profile_ns(),
         },
     };
-    serde_json::to_writer_pretty(&mut *out, &document)?;
-    out.write_all(b"\n")
+    write_pretty(&document, out)
+}
+
+/// Writes `value` as pretty-printed JSON and a newline. The serializer
+/// writes a few bytes at a time; it writes them into a buffer of its own
+/// type, not through `out`'s dynamic dispatch one call each.
+pub fn write_pretty<T: serde::Serialize + ?Sized>(
+    value: &T,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut buffered = io::BufWriter::with_capacity(1 << 16, out);
+    serde_json::to_writer_pretty(&mut buffered, value)?;
+    buffered.write_all(b"\n")?;
+    buffered.flush()
 }
 
 /// A diff as JSON: `{"version": 1, "kernels": [...], "only_base": [...],

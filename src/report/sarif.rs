@@ -48,8 +48,7 @@ pub fn write_sarif(context: &Context<'_>, out: &mut dyn Write) -> io::Result<()>
             column_kind: "utf16CodeUnits",
         }],
     };
-    serde_json::to_writer_pretty(&mut *out, &log)?;
-    out.write_all(b"\n")
+    super::json::write_pretty(&log, out)
 }
 
 #[derive(Serialize)]

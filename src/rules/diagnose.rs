@@ -572,7 +572,7 @@ mod tests {
             location: None,
             instruction: None,
             message: String::new(),
-            values: crate::rules::finding::Values::new(),
+            values: crate::rules::finding::Values::default(),
             variant: String::new(),
             origin: Default::default(),
             estimate: Default::default(),

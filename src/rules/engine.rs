@@ -371,7 +371,13 @@ fn evaluate(
     for variant in &rule.variants {
         // Names borrow from the rule: evaluating a kernel allocates nothing
         // unless a finding is made.
-        let mut values: Bindings<'_> = Bindings::default();
+        let mut values: Bindings<'_> = Bindings::with_capacity_and_hasher(
+            variant.inputs.len()
+                + variant.optional.len()
+                + active.params.len()
+                + variant.derived.len(),
+            rustc_hash::FxBuildHasher,
+        );
         let mut missing = Vec::new();
         for (name, candidates) in &variant.inputs {
             match resolve(kernel, candidates, context) {

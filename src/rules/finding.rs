@@ -3,8 +3,6 @@
 
 use std::fmt;
 
-use indexmap::IndexMap;
-
 use crate::model::Origin;
 use crate::vocab::Severity;
 
@@ -12,8 +10,92 @@ use crate::vocab::Severity;
 /// that carry it: thousands of findings hold the same few dozen names.
 pub type Name = std::sync::Arc<str>;
 
-/// A finding's values by name.
-pub type Values = IndexMap<Name, Option<f64>>;
+/// A finding's values by name, in the order they were decided (`None`:
+/// undefined). A list looked up by a scan, not a hash map: a finding holds a
+/// few dozen, looked up a handful of times, and a report can keep tens of
+/// thousands of findings, where a hash index would add half again to their
+/// memory.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Values(Vec<(Name, Option<f64>)>);
+
+impl Values {
+    /// No values, with room for `capacity`.
+    pub fn with_capacity(capacity: usize) -> Values {
+        Values(Vec::with_capacity(capacity))
+    }
+
+    /// The value of `name`, where the finding has one.
+    pub fn get(&self, name: &str) -> Option<&Option<f64>> {
+        self.0.iter().find(|(n, _)| &**n == name).map(|(_, v)| v)
+    }
+
+    /// Whether the finding has a value named `name`.
+    pub fn contains_key(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// Sets `name` to `value`: in its place where it has one, else last.
+    pub fn insert(&mut self, name: Name, value: Option<f64>) {
+        match self.0.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, old)) => *old = value,
+            None => self.0.push((name, value)),
+        }
+    }
+
+    /// The values in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&Name, &Option<f64>)> {
+        self.0.iter().map(|(n, v)| (n, v))
+    }
+
+    /// How many values.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Gives back the room left over from their making.
+    pub fn shrink_to_fit(&mut self) {
+        self.0.shrink_to_fit();
+    }
+}
+
+impl Extend<(Name, Option<f64>)> for Values {
+    fn extend<I: IntoIterator<Item = (Name, Option<f64>)>>(&mut self, values: I) {
+        for (name, value) in values {
+            self.insert(name, value);
+        }
+    }
+}
+
+impl FromIterator<(Name, Option<f64>)> for Values {
+    fn from_iter<I: IntoIterator<Item = (Name, Option<f64>)>>(values: I) -> Values {
+        let mut all = Values::default();
+        all.extend(values);
+        all
+    }
+}
+
+/// The value of a name the finding has, `None` (undefined) for one it has
+/// not, as the rules' expressions read a name they cannot resolve.
+impl std::ops::Index<&str> for Values {
+    type Output = Option<f64>;
+
+    fn index(&self, name: &str) -> &Option<f64> {
+        const UNDEFINED: &Option<f64> = &None;
+        self.get(name).unwrap_or(UNDEFINED)
+    }
+}
+
+/// A map from name to value (`null`: undefined), in order.
+impl serde::Serialize for Values {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
 
 /// The names of one check, each allocated once.
 #[derive(Debug, Default)]
@@ -309,5 +391,40 @@ impl fmt::Display for Place<'_> {
             },
             Place::Kernel => f.write_str("kernel"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(pairs: &[(&str, Option<f64>)]) -> Values {
+        pairs.iter().map(|&(n, v)| (Name::from(n), v)).collect()
+    }
+
+    #[test]
+    fn a_value_set_again_keeps_its_place() {
+        let mut v = values(&[("sectors", Some(4.0)), ("ideal", Some(1.0))]);
+        v.insert(Name::from("sectors"), Some(8.0));
+        v.insert(Name::from("line_share"), None);
+        let order: Vec<&str> = v.iter().map(|(n, _)| &**n).collect();
+        assert_eq!(order, ["sectors", "ideal", "line_share"]);
+        assert_eq!(v["sectors"], Some(8.0));
+        assert_eq!(v.len(), 3);
+    }
+
+    #[test]
+    fn a_name_the_finding_lacks_reads_as_undefined() {
+        let v = values(&[("efficiency", Some(0.25))]);
+        assert_eq!(v["efficiency"], Some(0.25));
+        assert_eq!(v["excess"], None);
+        assert!(v.get("excess").is_none());
+        assert!(!v.contains_key("excess"));
+    }
+
+    #[test]
+    fn values_serialize_as_a_map_in_order() {
+        let v = values(&[("b", Some(2.0)), ("a", None)]);
+        assert_eq!(serde_json::to_string(&v).unwrap(), r#"{"b":2.0,"a":null}"#);
     }
 }

@@ -86,26 +86,26 @@ fn inputs<'i>(
     kernel: &Kernel,
     impact: &'i Impact,
     context: &Context<'_>,
-) -> Option<Vec<(&'i str, f64)>> {
-    impact
-        .inputs
-        .iter()
-        .map(|(name, candidates)| Some((name.as_str(), resolve(kernel, candidates, context)?)))
-        .collect()
+) -> Option<Vec<(&'i str, Option<f64>)>> {
+    // Room for the optional inputs and derived numbers that follow.
+    let mut own =
+        Vec::with_capacity(impact.inputs.len() + impact.optional.len() + impact.derived.len());
+    for (name, candidates) in &impact.inputs {
+        own.push((name.as_str(), Some(resolve(kernel, candidates, context)?)));
+    }
+    Some(own)
 }
 
 /// The impact's inputs, then its optional inputs (`None` where the export
 /// lacks one) and its derived numbers, each over those before it and the
 /// finding's values.
 fn with_optional_and_derived<'i>(
-    required: Vec<(&'i str, f64)>,
+    mut own: Vec<(&'i str, Option<f64>)>,
     kernel: &Kernel,
     impact: &'i Impact,
     values: &crate::rules::finding::Values,
     context: &Context<'_>,
 ) -> Vec<(&'i str, Option<f64>)> {
-    let mut own: Vec<(&str, Option<f64>)> =
-        required.into_iter().map(|(n, v)| (n, Some(v))).collect();
     for (name, candidates) in &impact.optional {
         own.push((name.as_str(), resolve(kernel, candidates, context)));
     }

@@ -62,12 +62,19 @@ impl Expr {
                 _ => Outcome::Undefined,
             },
             ExprKind::Call(name, args) => {
-                let values: Option<Vec<f64>> =
-                    args.iter().map(|a| a.eval(lookup).as_number()).collect();
-                let Some(values) = values else {
+                // The functions take one or two arguments: evaluated into
+                // an array, not a vector allocated per call.
+                let mut values = [0.0; 2];
+                if args.len() > values.len() {
                     return Outcome::Undefined;
-                };
-                match (name.as_str(), values.as_slice()) {
+                }
+                for (slot, arg) in values.iter_mut().zip(args) {
+                    let Some(value) = arg.eval(lookup).as_number() else {
+                        return Outcome::Undefined;
+                    };
+                    *slot = value;
+                }
+                match (name.as_str(), &values[..args.len()]) {
                     ("min", [a, b]) => Outcome::number(a.min(*b)),
                     ("max", [a, b]) => Outcome::number(a.max(*b)),
                     ("abs", [a]) => Outcome::number(a.abs()),
