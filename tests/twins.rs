@@ -27,7 +27,7 @@ const WITHIN: f64 = 1.5;
 const NEAR: f64 = 0.02;
 
 /// Pairs whose estimate disagrees with the measured saving, and why.
-const DISAGREE: [(&str, &str, &str); 26] = [
+const DISAGREE: [(&str, &str, &str); 25] = [
     (
         "twins",
         "masked_half",
@@ -109,11 +109,6 @@ const DISAGREE: [(&str, &str, &str); 26] = [
         "held out blind: pairs whose halves two warps write, the L1 merged 8% of the sectors; 7.2 us said (5.7 before its requests' sectors past the ideal, 3.4 each, counted as partial sectors rather than edges), 3.0 us (6%) saved",
     ),
     (
-        "stores_blind3",
-        "void store_struct_walk<float, 4>",
-        "held out, judged as the model stood: the same on 264 blocks walking the array, 0.7 us (2.0%) saved, none said",
-    ),
-    (
         "stores_blind6",
         "void store_offset<float2, 1>",
         "held out blind: pairs of floats stored 8 bytes off a sector, 0.9 us (3%) saved on 35.3 us; one sector in 9 past the ideal is no finding (under 10%)",
@@ -127,11 +122,6 @@ const DISAGREE: [(&str, &str, &str); 26] = [
         "stores_blind8",
         "void update_struct<float, 4>",
         "held out, judged with no change: four floats a field read and written back, fixed with a float4 load and store: 2.2 of 33.9 us (7%) saved, 5.8 us said; the DRAM ran 67% busy and 71% fixed",
-    ),
-    (
-        "stores_blind8",
-        "void store_struct_walk<float, 8>",
-        "held out, judged with no change: eight floats a field on 16 blocks walking the array: 40.9 of 268 us (15%) saved, 6.6 us said; the memory system ran 6.5% busy",
     ),
     (
         "stores_blind9",
@@ -152,6 +142,11 @@ const DISAGREE: [(&str, &str, &str); 26] = [
         "stores_blind12",
         "void scatter_fields<double, 2, 0>",
         "held out blind: two doubles a field scattered within 16 MB: 18.0 of 54.9 us (33%) saved, 27.8 us said (the store path: half the requests cut, the warps past store_path_bound on it; 27.1 once the DRAM bounds a scatter's fix, 1.506x); the L2's port ran 67% busy and held the 16 MB, the DRAM 13%",
+    ),
+    (
+        "stores_blind16",
+        "void store_struct_walk<unsigned short, 8>",
+        "eight shorts a field on 16 blocks walking the array: 33.0 of 147 us (22%) saved, 16.2 us said; the busiest SM's data pipe ran 27% busy and its path to the crossbar 42%, the fix's 5% and 15%, and the warps' waits there count 17 us",
     ),
     (
         "stores_blind14",
@@ -735,6 +730,16 @@ fn a_nineteenth_blind_set_judges_what_a_fix_of_several_vector_stores_sends() {
 }
 
 #[test]
+fn walks_on_grids_smaller_than_the_gpu_wait_at_the_busiest_sms_store_path() {
+    // Measured before the warps' waits at the busiest SM's store path
+    // (`store_wait_cost`) were counted, and set that model: structures
+    // written a field at a time by grids of 16 to 132 blocks that walk the
+    // array, and walks that read nothing. 3 of 10 agreed before, 9 of 10
+    // now; stores_blind17.cu, measured with it, judges it.
+    assert_judged("stores_blind16", built_twice("stores_blind16"), 10);
+}
+
+#[test]
 fn misaligned_stores_cost_what_their_fixes_save_and_strided_stores_still_cost() {
     // The L2 merges the sector two misaligned warps share before any of it
     // reaches the DRAM: the four misaligned float stores of the earlier sets
@@ -998,6 +1003,7 @@ fn an_estimates_terms_say_which_unit_made_it_and_add_up() {
         let kernel = term("served_cost")
             .max(term("l1_cost"))
             .max(term("store_path_cost"))
+            .max(term("store_wait_cost"))
             .min(term("most_a_fix_saves"))
             .min(term("scatter_bound"));
         assert!(
@@ -1021,4 +1027,20 @@ fn an_estimates_terms_say_which_unit_made_it_and_add_up() {
     );
     assert!(term("served_cost") < 0.01, "{terms}");
     assert!(term("l1_cost") < 0.02, "{terms}");
+    // Its 47 warps an SM share the busiest SM's store path, and their
+    // waits there (1.6% cut) are less than what their stalls on it say
+    // (4%). The same four floats walked by 264 blocks, 15 warps an SM, wait
+    // there: that wait is the estimate (the fix saved 2.1%), the data
+    // pipe's share of it cut by the float4's fewer requests and the
+    // crossbar's not at all (the L1 merged the fields).
+    let (_, terms) = &by_kernel[&(0, "global-store-efficiency".to_owned())];
+    let term = |name: &str| terms[name].as_f64().unwrap();
+    assert!((0.01..0.02).contains(&term("store_wait_cost")), "{terms}");
+    assert!(term("store_wait_cost") < term("store_path_cost"), "{terms}");
+    let (speedup, terms) = &by_kernel[&(5, "global-store-efficiency".to_owned())];
+    let term = |name: &str| terms[name].as_f64().unwrap();
+    assert_eq!(*speedup, term("store_wait_cost"), "{terms}");
+    assert!((0.01..0.03).contains(speedup), "{terms}");
+    assert!(term("pipe_then") < 0.5 * term("pipe_now"), "{terms}");
+    assert!(term("path_then") > 0.95 * term("path_now"), "{terms}");
 }
