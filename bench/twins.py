@@ -10,7 +10,7 @@ Two kinds of twin set live in fixtures/twins. In twins.cu (and heldout.cu
 and cached.cu, held out) each wasteful kernel was launched right before its
 fixed twin, so results 2k and 2k+1 of each report are a pair. rows.cu (and
 rows_heldout.cu, walks_heldout.cu, walks_blind.cu, walks_blind2.cu,
-walks_blind3.cu, walks_blind4.cu, stores_blind.cu, stores_blind2.cu, stores_blind3.cu, stores_blind4.cu to stores_blind15.cu, held out), launch.cu and its held-out sets were built twice, as is and with
+walks_blind3.cu, walks_blind4.cu, stores_blind.cu, stores_blind2.cu, stores_blind3.cu, stores_blind4.cu to stores_blind15.cu and stores_blind17.cu, held out, and stores_blind16.cu), launch.cu and its held-out sets were built twice, as is and with
 -DFIXED, so each kernel keeps its name, grid and work: result k of SET pairs
 with result k of SET_fixed, and the durations come from processes named SET
 and SET_fixed run alternately (SET.durations.raw.csv).
