@@ -436,3 +436,45 @@ fn every_metric_name_a_real_raw_page_carries_is_known_to_pack_validation() {
     }
     assert!(checked > 10_000, "{checked}");
 }
+
+#[test]
+fn profile_asks_ncu_for_the_sections_the_selected_rules_read() {
+    // An ncu that only fails: `profile` names the command it ran, and the
+    // memory pack alone asks for the sections its estimates read, the
+    // warps an SM of the store path's waits (Occupancy) among them.
+    let dir = common::temp_dir("profile_sections");
+    let ncu = dir.join("ncu");
+    std::fs::write(&ncu, "#!/bin/sh\nexit 3\n").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&ncu, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let report = dir.join("report");
+    let out = ncu_lint(&[
+        "profile",
+        "--no-config",
+        "--select",
+        "memory/*",
+        "--ncu",
+        ncu.to_str().unwrap(),
+        "-o",
+        report.to_str().unwrap(),
+        "--",
+        "./app",
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    for section in [
+        "SourceCounters",
+        "MemoryWorkloadAnalysis_Tables",
+        "WarpStateStats",
+        "Occupancy",
+    ] {
+        assert!(
+            err.contains(&format!("--section {section} ")),
+            "{section}: {err}"
+        );
+    }
+    assert!(!err.contains("--set full"), "{err}");
+}
