@@ -29,11 +29,6 @@ impl Values {
         self.0.iter().find(|(n, _)| &**n == name).map(|(_, v)| v)
     }
 
-    /// Whether the finding has a value named `name`.
-    pub fn contains_key(&self, name: &str) -> bool {
-        self.get(name).is_some()
-    }
-
     /// Sets `name` to `value`: in its place where it has one, else last.
     pub fn insert(&mut self, name: Name, value: Option<f64>) {
         match self.0.iter_mut().find(|(n, _)| *n == name) {
@@ -45,16 +40,6 @@ impl Values {
     /// The values in order.
     pub fn iter(&self) -> impl Iterator<Item = (&Name, &Option<f64>)> {
         self.0.iter().map(|(n, v)| (n, v))
-    }
-
-    /// How many values.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
     }
 
     /// Gives back the room left over from their making.
@@ -410,7 +395,6 @@ mod tests {
         let order: Vec<&str> = v.iter().map(|(n, _)| &**n).collect();
         assert_eq!(order, ["sectors", "ideal", "line_share"]);
         assert_eq!(v["sectors"], Some(8.0));
-        assert_eq!(v.len(), 3);
     }
 
     #[test]
@@ -419,7 +403,6 @@ mod tests {
         assert_eq!(v["efficiency"], Some(0.25));
         assert_eq!(v["excess"], None);
         assert!(v.get("excess").is_none());
-        assert!(!v.contains_key("excess"));
     }
 
     #[test]
