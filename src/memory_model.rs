@@ -145,6 +145,25 @@ pub fn gcd(a: u32, b: u32) -> u32 {
     if b == 0 { a.max(1) } else { gcd(b, a % b) }
 }
 
+/// A SASS instruction's opcode and operands, past any guard
+/// (`@!P0  IADD3.X R3, RZ, R3` is `IADD3.X` and `R3, RZ, R3`); an
+/// instruction without operands (`EXIT`) has none.
+pub fn sass_instruction(sass: &str) -> (&str, &str) {
+    let sass = sass.trim();
+    let unguarded = match sass.strip_prefix('@') {
+        Some(guarded) => guarded
+            .split_once(char::is_whitespace)
+            .map_or("", |(_, rest)| rest),
+        None => sass,
+    };
+    let unguarded = unguarded.trim_start();
+    unguarded
+        .split_once(char::is_whitespace)
+        .map_or((unguarded, ""), |(opcode, operands)| {
+            (opcode, operands.trim())
+        })
+}
+
 /// An access width in bytes from a SASS memory instruction
 /// (`LDG.E.64`, `LDS.U16`, `STG.E.128`, `LDS`), or `None` for other ones.
 pub fn sass_width(sass: &str) -> Option<f64> {
@@ -200,6 +219,20 @@ pub fn sass_address(sass: &str) -> Option<(&str, i64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sass_instructions_are_an_opcode_and_operands_past_the_guard() {
+        // From fixtures/twins/rows_heldout.source.csv.xz's SASS.
+        assert_eq!(
+            sass_instruction("      IADD3 R2, P1, R2, 0x80, RZ"),
+            ("IADD3", "R2, P1, R2, 0x80, RZ")
+        );
+        assert_eq!(
+            sass_instruction("@!P0  BRA 0x7fac177a1e80"),
+            ("BRA", "0x7fac177a1e80")
+        );
+        assert_eq!(sass_instruction("      EXIT"), ("EXIT", ""));
+    }
 
     #[test]
     fn sass_addresses_are_a_register_and_an_offset() {

@@ -287,6 +287,39 @@ fn a_structure_scattered_a_field_at_a_time_is_told_to_go_out_whole() {
 }
 
 #[test]
+fn a_loop_over_structures_is_told_apart_from_a_row_walk_by_its_address_step() {
+    // stores_blind16.cu: grid-stride walks over structures written a field
+    // at a time, each pass's address rebuilt from the index times the
+    // structure (`LEA R4, P0, R0, UR10, 0x5`: 32 bytes); the fix that saved
+    // is a vector store of the structure, not a warp a row.
+    let walks = twin_findings("stores_blind16");
+    for rule in ["global-store-efficiency", "sector-waste"] {
+        let f = finding(&walks, "store_struct_walk<double, 4>", rule);
+        assert_eq!(value(f, "run_jumps"), Some(1.0), "{rule}");
+        assert!(
+            fix(f).starts_with(
+                "each thread writes a run of 32 contiguous bytes on each pass of its loop, one 8-byte store a field"
+            ) && fix(f).contains("(2 of 16 bytes"),
+            "{rule}: {}",
+            fix(f)
+        );
+        let f = finding(&walks, "store_struct_walk<unsigned short, 8>", rule);
+        assert!(
+            fix(f).starts_with("each thread writes all 8 fields of a structure of 16 bytes here"),
+            "{rule}: {}",
+            fix(f)
+        );
+    }
+    // rows_heldout.cu: a thread a row, its address register stepped by the
+    // run it just read (`IADD3 R2, P1, R2, 0x80, RZ` after 32 loads of 4
+    // bytes): the row walk's fix stands.
+    let rows = twin_findings("rows_heldout");
+    let f = finding(&rows, "layernorm_rows<768>", "global-load-efficiency");
+    assert_eq!(value(f, "run_jumps"), Some(0.0));
+    assert!(fix(f).contains("give each row a warp"), "{}", fix(f));
+}
+
+#[test]
 fn a_fix_writes_each_structure_a_thread_makes_with_vector_stores_of_its_own() {
     // stores_blind10.cu: scatter_two_structs writes two structures of two
     // floats to two places, four stores from two address registers

@@ -772,7 +772,8 @@ fn every_corpus_file_imports_or_fails_cleanly() {
     assert_eq!(imported, 17);
 }
 
-/// A sum of `column` over `rows` where each row's cells equal `filter`'s.
+/// A sum of `column` over `rows` where each row's cells equal `filter`'s
+/// and its SASS opcode (before the first `.`) is among `opcodes`, if any.
 fn row_sum(
     view: &ncu_lint::model::SourceView,
     rows: &[ncu_lint::model::SourceRow],
@@ -792,6 +793,11 @@ fn row_sum(
             filter
                 .iter()
                 .all(|(i, want)| matches!(&r.cells[*i], Value::Text(t) if t == *want))
+        })
+        .filter(|r| {
+            let (opcode, _) = ncu_lint::memory_model::sass_instruction(&r.text);
+            let family = opcode.split('.').next().unwrap_or("");
+            use_.opcodes.is_empty() || use_.opcodes.iter().any(|o| o == family)
         })
         .filter_map(|r| r.cells[column].as_number())
         .sum()

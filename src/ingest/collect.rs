@@ -91,6 +91,9 @@ pub struct RowUse {
     pub column: String,
     /// (column, value) pairs a row must match.
     pub filter: Vec<(String, String)>,
+    /// The SASS opcodes (`LEA`, `IADD3`: before the first `.`) of the rows
+    /// it counts; empty counts every instruction.
+    pub opcodes: Vec<String>,
 }
 
 impl FileImport {

@@ -22,6 +22,7 @@ use std::io::BufRead;
 use super::collect::{FileImport, RowUse};
 use super::limits::MAX_SOURCE_LINE;
 use super::records::Records;
+use crate::memory_model::sass_instruction;
 use crate::model::{Origin, SourceFile, SourceRow, SourceView};
 use crate::value::parse_value;
 
@@ -57,6 +58,9 @@ struct FieldUse {
     /// (column, value) pairs a row must match; the value as a number where
     /// it is one.
     filter: Vec<(usize, String, Option<f64>)>,
+    /// The SASS column and the opcodes a row must have, where the use names
+    /// any.
+    opcodes: Option<(usize, Vec<String>)>,
 }
 
 /// Whether a block of `function` from `file` continues the launch read so
@@ -227,7 +231,7 @@ impl SourcePageParser {
         let uses = out
             .needed()
             .and_then(|n| n.source_rows.as_deref())
-            .map(|uses| field_uses(uses, &header));
+            .map(|uses| field_uses(uses, &header, sass_text));
         let fields_read = uses.as_ref().map_or(0, |uses: &Vec<FieldUse>| {
             let last = identity
                 .into_iter()
@@ -429,7 +433,7 @@ fn place_inlined(block: &mut SourceView, also_at: &[(usize, u32, Option<u32>)]) 
 /// `uses` as field indices of `header`, each once; a use naming a column
 /// the header lacks counts no row of its block (ncu leaves out all-zero
 /// columns).
-fn field_uses(uses: &[RowUse], header: &[String]) -> Vec<FieldUse> {
+fn field_uses(uses: &[RowUse], header: &[String], sass_text: Option<usize>) -> Vec<FieldUse> {
     let index = |label: &str| header.iter().position(|h| h == label);
     let mut fields: Vec<FieldUse> = Vec::new();
     for u in uses {
@@ -438,8 +442,17 @@ fn field_uses(uses: &[RowUse], header: &[String]) -> Vec<FieldUse> {
             .iter()
             .map(|(column, value)| Some((index(column)?, value.clone(), value.parse().ok())))
             .collect::<Option<Vec<_>>>();
-        if let (Some(filter), Some(column)) = (filter, index(&u.column)) {
-            let field = FieldUse { column, filter };
+        let opcodes = match (u.opcodes.is_empty(), sass_text) {
+            (true, _) => Some(None),
+            (false, Some(sass)) => Some(Some((sass, u.opcodes.clone()))),
+            (false, None) => None,
+        };
+        if let (Some(filter), Some(column), Some(opcodes)) = (filter, index(&u.column), opcodes) {
+            let field = FieldUse {
+                column,
+                filter,
+                opcodes,
+            };
             if !fields.contains(&field) {
                 fields.push(field);
             }
@@ -464,7 +477,16 @@ fn counted<R: BufRead>(uses: &[FieldUse], rec: &Records<R>) -> bool {
             .iter()
             .all(|(i, want, number)| same(rec.field(*i).trim(), want, *number))
             && !zero(rec.field(u.column).trim())
+            && u.opcodes
+                .as_ref()
+                .is_none_or(|(sass, opcodes)| opcodes.iter().any(|o| o == family(rec.field(*sass))))
     })
+}
+
+/// A SASS instruction's opcode before its first `.` (`IADD3.X` is `IADD3`).
+fn family(sass: &str) -> &str {
+    let (opcode, _) = sass_instruction(sass);
+    opcode.split('.').next().unwrap_or("")
 }
 
 /// The running hash of a block's rows.

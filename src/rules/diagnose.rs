@@ -15,6 +15,7 @@ use super::ActiveRule;
 use super::engine::{Context, resolve};
 use super::expr::Outcome;
 use super::finding::Finding;
+use super::next_run::{NextRun, next_run};
 use super::pack::FIX_ESTIMATE_NAMES;
 use super::rule::{Analysis, Fix};
 use crate::memory_model::{
@@ -373,8 +374,9 @@ fn global_access(
             let width = access.width;
             let requests = requests_per_warp(kernel, &access);
             let contiguous = width.and_then(|w| contiguous_bytes(&access, w));
+            let jumps = contiguous.and_then(|bytes| run_jumps(view, &access, bytes));
             let split = splits_per_element(finding, &access).then_some(access);
-            (width, useful, active, split, requests, contiguous)
+            (width, useful, active, split, requests, contiguous, jumps)
         }
         None => (
             kernel_width(kernel, finding),
@@ -383,9 +385,10 @@ fn global_access(
             None,
             kernel_requests_per_warp(kernel, analysis),
             None,
+            None,
         ),
     };
-    let (width, mut useful, active, split, requests, contiguous) = access;
+    let (width, mut useful, active, split, requests, contiguous, jumps) = access;
     let mut pattern = match (width, useful, active) {
         (Some(w), Some(u), Some(a)) => global_pattern_of_lanes(w, u, a),
         (Some(w), Some(u), None) => global_pattern(w, u),
@@ -432,7 +435,20 @@ fn global_access(
         ("requests_per_warp", requests),
         ("store_access", store_access),
         ("contiguous_bytes", contiguous),
+        ("run_jumps", jumps),
     ]
+}
+
+/// 1 where the next pass of the thread's loop writes or reads its run
+/// elsewhere (structures a grid apart), 0 where it follows on from the
+/// last (a row of its own), unknown where the SASS does not say.
+fn run_jumps(view: &SourceView, access: &Access, run_bytes: f64) -> Option<f64> {
+    let (base, _) = access.addresses.first()?;
+    let executed = access.requests / f64::from(access.instructions);
+    match next_run(view, base, run_bytes, executed)? {
+        NextRun::Jumps => Some(1.0),
+        NextRun::FollowsOn => Some(0.0),
+    }
 }
 
 /// The bytes a thread's accesses on a line cover where they are one run:

@@ -15,7 +15,7 @@ use super::finding::{
     CallSite, CheckResult, Estimate, Finding, Instruction, Location, Measure, Names, Quantity, Skip,
 };
 use super::pack::{Candidate, Rule, Scope, Severity, SourceSum, Variant};
-use super::{diagnose, impact, store_runs};
+use super::{diagnose, impact, next_run, store_runs};
 use crate::ingest::{RowUse, metric_name};
 use crate::model::{Form, Kernel, Report, SourceRow, SourceView, address_number, label_key};
 use crate::value::Value;
@@ -242,6 +242,7 @@ pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
                 source_rows.push(RowUse {
                     column: "Instructions Executed".to_owned(),
                     filter: vec![("Address Space".to_owned(), "Global".to_owned())],
+                    opcodes: Vec::new(),
                 });
             }
         }
@@ -252,7 +253,13 @@ pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
         source_rows.extend(diagnose::ROW_USES.iter().map(|(column, space)| RowUse {
             column: (*column).to_owned(),
             filter: vec![("Address Space".to_owned(), (*space).to_owned())],
+            opcodes: Vec::new(),
         }));
+        source_rows.push(RowUse {
+            column: "Instructions Executed".to_owned(),
+            filter: Vec::new(),
+            opcodes: next_run::ADDRESS_OPCODES.map(str::to_owned).to_vec(),
+        });
     }
     // Line placement reads its own source columns, which no input may name.
     for spec in rules.iter().filter_map(|r| r.rule.lines.as_ref()) {
@@ -275,6 +282,7 @@ fn row_use(sum: &SourceSum) -> RowUse {
     RowUse {
         column: sum.column.clone(),
         filter: sum.filter.clone(),
+        opcodes: Vec::new(),
     }
 }
 

@@ -18,6 +18,7 @@ pub mod expr;
 pub mod extends;
 pub mod finding;
 mod impact;
+mod next_run;
 pub mod pack;
 pub mod packtest;
 pub mod rule;

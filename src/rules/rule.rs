@@ -278,6 +278,7 @@ impl Analysis {
                 "requests_per_warp",
                 "store_access",
                 "contiguous_bytes",
+                "run_jumps",
             ],
         }
     }
