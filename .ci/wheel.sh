@@ -5,10 +5,18 @@
 # profile (0) and on a bad input (2). Leaves the wheel in target/wheels.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Where /dev/null is a regular file, cargo's probe of rustc reads back what
+# the last program wrote there (see .ci/run): empty it before each build.
+empty_dev_null() {
+  if [ -f /dev/null ]; then
+    : >/dev/null
+  fi
+}
 
 python3 -m venv target/wheel-build
 target/wheel-build/bin/python -m pip install --quiet "maturin>=1.7,<2"
 rm -rf target/wheels
+empty_dev_null
 target/wheel-build/bin/maturin build --release --locked --out target/wheels
 wheel="$(ls target/wheels/ncu_lint-*.whl)"
 
@@ -17,6 +25,7 @@ python3 -m venv target/wheel-venv
 target/wheel-venv/bin/python -m pip install --quiet "$wheel"
 installed="target/wheel-venv/bin/ncu-lint"
 built="target/release/ncu-lint"
+empty_dev_null
 cargo build --release --locked --quiet
 
 same() {
