@@ -27,7 +27,7 @@ const WITHIN: f64 = 1.5;
 const NEAR: f64 = 0.02;
 
 /// Pairs whose estimate disagrees with the measured saving, and why.
-const DISAGREE: [(&str, &str, &str); 26] = [
+const DISAGREE: [(&str, &str, &str); 30] = [
     (
         "twins",
         "masked_half",
@@ -152,6 +152,26 @@ const DISAGREE: [(&str, &str, &str); 26] = [
         "stores_blind17",
         "void store_struct_walk<unsigned short, 8>",
         "held out blind: eight shorts a field on 66 blocks walking the array: 13.7 of 71.7 us (19%) saved, 6.6 us said (5.2 before the waits at the busiest SM's store path counted); as stores_blind16.cu's eight shorts on 16 blocks, half of what the fix saved",
+    ),
+    (
+        "stores_blind18",
+        "void load_struct_walk<float, 8>",
+        "held out blind: eight floats read a field at a time by 32 blocks walking the array: 10.3 of 127 us (8%) saved, 37.0 us said; the L1 serves the later fields of a structure whose first field brought its sectors in, and the data-pipe term counts them all",
+    ),
+    (
+        "stores_blind18",
+        "void load_struct_walk<unsigned char, 16>",
+        "held out blind: sixteen bytes read a field at a time by 32 blocks: 11.1 of 137 us (8%) saved, 36.4 us said; as the eight floats, the L1 holds the structure's sector for its later fields",
+    ),
+    (
+        "stores_blind18",
+        "void load_struct_walk<float, 16>",
+        "held out blind: sixteen floats read a field at a time by 16 blocks: 71.0 of 137 us (52%) saved, 114.7 us said (1.61x); the fix's gain is real, the data-pipe term over-counts the fields the L1 already holds",
+    ),
+    (
+        "stores_blind18",
+        "void load_struct_walk<float, 4>",
+        "held out blind: four floats read a field at a time by 4,096 blocks: the vector-load fix ran 0.3 us slower of 20.4 us, 3.6 us said; on a grid that fills the GPU the L1 already serves the later fields",
     ),
     (
         "stores_blind14",
@@ -755,6 +775,16 @@ fn a_twentieth_blind_set_judges_the_waits_at_the_busiest_sms_store_path() {
     // eight bytes on 16 blocks 0.49x -> 0.71x, eight bytes that read
     // nothing on 66 blocks 0.30x -> 0.91x.
     assert_judged("stores_blind17", built_twice("stores_blind17"), 10);
+}
+
+#[test]
+fn a_twenty_first_blind_set_judges_loaded_structures_read_a_field_at_a_time() {
+    // Measured and committed before anyone read it, and judged with the
+    // model as it stood: structures of 4 to 64 bytes read a field at a time
+    // by grids of 16 to 4,096 blocks walking the array (fixed: vector
+    // loads). 6 of 10 agree (Nsight Compute's 1); the four misses
+    // over-estimate where the L1 serves a structure's later fields.
+    assert_judged("stores_blind18", built_twice("stores_blind18"), 10);
 }
 
 #[test]
