@@ -15,7 +15,7 @@ use super::finding::{
     CallSite, CheckResult, Estimate, Finding, Instruction, Location, Measure, Names, Quantity, Skip,
 };
 use super::pack::{Candidate, Rule, Scope, Severity, SourceSum, Variant};
-use super::{diagnose, impact, next_run, store_runs};
+use super::{diagnose, impact, next_run, sass_counts};
 use crate::ingest::{RowUse, metric_name};
 use crate::model::{Form, Kernel, Report, SourceRow, SourceView, address_number, label_key};
 use crate::value::Value;
@@ -238,11 +238,18 @@ pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
                 source_rows.push(row_use(sum));
             }
             Candidate::Sass(_) => {
-                source_columns.extend(store_runs::COLUMNS.iter().map(|c| (*c).to_owned()));
+                source_columns.extend(sass_counts::COLUMNS.iter().map(|c| (*c).to_owned()));
                 source_rows.push(RowUse {
                     column: "Instructions Executed".to_owned(),
                     filter: vec![("Address Space".to_owned(), "Global".to_owned())],
                     opcodes: Vec::new(),
+                });
+                // A walk's passes read the instructions that set a loop's
+                // address register.
+                source_rows.push(RowUse {
+                    column: "Instructions Executed".to_owned(),
+                    filter: Vec::new(),
+                    opcodes: next_run::ADDRESS_OPCODES.map(str::to_owned).to_vec(),
                 });
             }
         }
@@ -687,7 +694,7 @@ pub(super) fn resolve(
             .and_then(|name| kernel.number(name))
             .or_else(|| kernel.number(&label_key(section, "", label))),
         Candidate::Source(sum) => source_sum(kernel.source.as_ref()?, sum, context),
-        Candidate::Sass(name) => store_runs::count(kernel.source.as_ref()?, name),
+        Candidate::Sass(name) => sass_counts::count(kernel.source.as_ref()?, name),
     })
 }
 

@@ -22,10 +22,12 @@ mod next_run;
 pub mod pack;
 pub mod packtest;
 pub mod rule;
+pub mod sass_counts;
 mod schema;
 pub mod store_runs;
 pub mod template;
 mod validate;
+pub mod walk_passes;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -32,7 +32,7 @@ pub enum Candidate {
     /// A sum over the source page's instruction rows.
     Source(SourceSum),
     /// A count read from the kernel's SASS on the source page
-    /// ([`crate::rules::store_runs`]: `vector_stores`).
+    /// ([`crate::rules::sass_counts`]: `vector_stores`, `walk_passes`).
     Sass(String),
 }
 

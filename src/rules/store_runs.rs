@@ -27,9 +27,9 @@
 
 use indexmap::IndexMap;
 
-use crate::memory_model::{SECTOR, sass_address, sass_width};
-use crate::model::{SourceRow, SourceView};
-use crate::value::Value;
+use super::sass_counts::{GlobalAccess, global_accesses, least_executed};
+use crate::memory_model::SECTOR;
+use crate::model::SourceView;
 
 /// The store instructions with each run written whole
 /// (`{ sass = "vector_stores" }`).
@@ -44,21 +44,8 @@ pub const FIXED_STORE_SECTORS: &str = "fixed_store_sectors";
 /// (`{ sass = "fixed_store_tags" }`).
 pub const FIXED_STORE_TAGS: &str = "fixed_store_tags";
 
-/// Every count a pack may name.
-pub const NAMES: [&str; 3] = [VECTOR_STORES, FIXED_STORE_SECTORS, FIXED_STORE_TAGS];
-
 /// The widest vector store, in bytes.
 const VECTOR_BYTES: f64 = 16.0;
-
-/// The source-page columns the counts read.
-pub const COLUMNS: [&str; 6] = [
-    "Address Space",
-    "Access Operation",
-    "Access Size",
-    "Instructions Executed",
-    "L2 Theoretical Sectors Global",
-    "L2 Theoretical Sectors Global Ideal",
-];
 
 /// The count `name` for a kernel's source page, where its SASS decides it.
 pub fn count(view: &SourceView, name: &str) -> Option<f64> {
@@ -70,23 +57,12 @@ pub fn count(view: &SourceView, name: &str) -> Option<f64> {
     }
 }
 
-/// One global store instruction: its address register, offset, width,
-/// executions and sectors (as is and ideal).
-struct Store<'v> {
-    base: &'v str,
-    offset: i64,
-    width: f64,
-    executed: f64,
-    sectors: f64,
-    ideal: f64,
-}
-
 /// Stores of one width from one register at offsets a width apart (one
 /// store alone where no other continues it), and whether a thread repeats
 /// them: executed more often than the kernel's least executed instruction
 /// (its entry), inside a loop that walks rows or structures.
 struct Run<'s, 'v> {
-    stores: &'s [&'s Store<'v>],
+    stores: &'s [&'s GlobalAccess<'v>],
     repeated: bool,
 }
 
@@ -153,11 +129,11 @@ impl Run<'_, '_> {
 /// a store's address or width is not in its SASS, or no thread writes a
 /// run of two or more (the bytes a thread stores decide then).
 fn over_runs(view: &SourceView, each: impl Fn(&Run) -> f64) -> Option<f64> {
-    let stores = global_stores(view)?;
+    let stores = global_accesses(view, "Store")?;
     let entry = least_executed(view);
     // Keyed by register, width and executions: one pass, however many
     // stores a kernel has.
-    let mut groups: IndexMap<(&str, u64, u64), Vec<&Store>> = IndexMap::new();
+    let mut groups: IndexMap<(&str, u64, u64), Vec<&GlobalAccess>> = IndexMap::new();
     for store in &stores {
         let key = (store.base, store.width.to_bits(), store.executed.to_bits());
         groups.entry(key).or_default().push(store);
@@ -181,59 +157,4 @@ fn over_runs(view: &SourceView, each: impl Fn(&Run) -> f64) -> Option<f64> {
         }
     }
     any_run.then_some(total)
-}
-
-/// The executions of the kernel's least executed instruction that ran: its
-/// entry, once a warp.
-fn least_executed(view: &SourceView) -> Option<f64> {
-    let executed = view.column("Instructions Executed")?;
-    view.instructions
-        .iter()
-        .filter_map(|row| row.cells.get(executed).and_then(Value::as_number))
-        .filter(|&n| n > 0.0)
-        .min_by(f64::total_cmp)
-}
-
-/// The kernel's global stores that executed, or `None` where one's SASS
-/// does not name its address register or width.
-fn global_stores(view: &SourceView) -> Option<Vec<Store<'_>>> {
-    let column = |label: &str| view.column(label);
-    let (space, operation, executed) = (
-        column("Address Space")?,
-        column("Access Operation")?,
-        column("Instructions Executed")?,
-    );
-    let size = column("Access Size");
-    let (sectors, ideal) = (
-        column("L2 Theoretical Sectors Global"),
-        column("L2 Theoretical Sectors Global Ideal"),
-    );
-    let is = |row: &SourceRow, at: usize, want: &str| matches!(row.cells.get(at), Some(Value::Text(t)) if t == want);
-    let number = |row: &SourceRow, at: usize| row.cells.get(at).and_then(Value::as_number);
-    let mut stores = Vec::new();
-    for row in &view.instructions {
-        if !is(row, space, "Global") || !is(row, operation, "Store") {
-            continue;
-        }
-        let runs = number(row, executed).unwrap_or(0.0);
-        if runs <= 0.0 {
-            continue;
-        }
-        let bits = size.and_then(|at| number(row, at)).unwrap_or(0.0);
-        let width = if bits > 0.0 {
-            bits / 8.0
-        } else {
-            sass_width(&row.text)?
-        };
-        let (base, offset) = sass_address(&row.text)?;
-        stores.push(Store {
-            base,
-            offset,
-            width,
-            executed: runs,
-            sectors: sectors.and_then(|at| number(row, at)).unwrap_or(0.0),
-            ideal: ideal.and_then(|at| number(row, at)).unwrap_or(0.0),
-        });
-    }
-    (!stores.is_empty()).then_some(stores)
 }

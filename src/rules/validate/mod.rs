@@ -18,7 +18,7 @@ use super::expr::{self, Expr, ExprErrorKind, Type};
 use super::pack::{Candidate, Override, Pack, PackTest, Rule, SourceSum};
 use super::schema::{RawCandidate, RawManifest, RawNumbers, RawPack, RawRule};
 use super::template::Template;
-use super::{catalog, store_runs};
+use super::{catalog, sass_counts};
 
 /// The share of a kernel's time below which a finding is a note, unless
 /// the pack's `min_speedup` says otherwise.
@@ -439,13 +439,13 @@ impl Validator<'_> {
                             help,
                         );
                     }
-                    Candidate::Sass(name) if !store_runs::NAMES.contains(&name.as_str()) => {
+                    Candidate::Sass(name) if !sass_counts::NAMES.contains(&name.as_str()) => {
                         self.push(
                             ProblemKind::UnknownName,
                             format!("no SASS count is named `{name}`"),
                             quoted_span(self.text, &span, name),
                             "unknown SASS count",
-                            Some(format!("SASS counts: {}", store_runs::NAMES.join(", "))),
+                            Some(format!("SASS counts: {}", sass_counts::NAMES.join(", "))),
                         );
                     }
                     _ => {}

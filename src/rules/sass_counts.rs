@@ -1,0 +1,113 @@
+//! The counts a pack reads from a kernel's SASS on the source page
+//! (`{ sass = "vector_stores" }`), which no metric gives: which module
+//! answers each name, and the global accesses they all read.
+//!
+//! Each instruction row carries its executions (`Instructions Executed`),
+//! its address space and operation, and its SASS text, from which the
+//! access's address register, offset and width are read.
+
+use crate::memory_model::{sass_address, sass_width};
+use crate::model::{SourceRow, SourceView};
+use crate::value::Value;
+
+use super::{store_runs, walk_passes};
+
+/// Every count a pack may name.
+pub const NAMES: [&str; 4] = [
+    store_runs::VECTOR_STORES,
+    store_runs::FIXED_STORE_SECTORS,
+    store_runs::FIXED_STORE_TAGS,
+    walk_passes::WALK_PASSES,
+];
+
+/// The source-page columns the counts read.
+pub const COLUMNS: [&str; 6] = [
+    "Address Space",
+    "Access Operation",
+    "Access Size",
+    "Instructions Executed",
+    "L2 Theoretical Sectors Global",
+    "L2 Theoretical Sectors Global Ideal",
+];
+
+/// The count `name` for a kernel's source page, where its SASS decides it.
+pub fn count(view: &SourceView, name: &str) -> Option<f64> {
+    match name {
+        walk_passes::WALK_PASSES => walk_passes::count(view),
+        _ => store_runs::count(view, name),
+    }
+}
+
+/// One global load or store instruction that executed: its address
+/// register, offset, width, executions and sectors (as is and ideal).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GlobalAccess<'v> {
+    /// The address register (`R2.64`).
+    pub base: &'v str,
+    /// The offset from it, in bytes.
+    pub offset: i64,
+    /// The bytes each thread moves.
+    pub width: f64,
+    /// How often a warp executed it, summed over the warps.
+    pub executed: f64,
+    /// The L2 sectors it touched.
+    pub sectors: f64,
+    /// The L2 sectors it would touch at its ideal.
+    pub ideal: f64,
+}
+
+/// The kernel's global accesses of `operation` (`Load`, `Store`) that
+/// executed, or `None` where one's SASS does not name its address register
+/// or width, or none executed.
+pub fn global_accesses<'v>(view: &'v SourceView, operation: &str) -> Option<Vec<GlobalAccess<'v>>> {
+    let column = |label: &str| view.column(label);
+    let (space, kind, executed) = (
+        column("Address Space")?,
+        column("Access Operation")?,
+        column("Instructions Executed")?,
+    );
+    let size = column("Access Size");
+    let (sectors, ideal) = (
+        column("L2 Theoretical Sectors Global"),
+        column("L2 Theoretical Sectors Global Ideal"),
+    );
+    let is = |row: &SourceRow, at: usize, want: &str| matches!(row.cells.get(at), Some(Value::Text(t)) if t == want);
+    let number = |row: &SourceRow, at: usize| row.cells.get(at).and_then(Value::as_number);
+    let mut accesses = Vec::new();
+    for row in &view.instructions {
+        if !is(row, space, "Global") || !is(row, kind, operation) {
+            continue;
+        }
+        let runs = number(row, executed).unwrap_or(0.0);
+        if runs <= 0.0 {
+            continue;
+        }
+        let bits = size.and_then(|at| number(row, at)).unwrap_or(0.0);
+        let width = if bits > 0.0 {
+            bits / 8.0
+        } else {
+            sass_width(&row.text)?
+        };
+        let (base, offset) = sass_address(&row.text)?;
+        accesses.push(GlobalAccess {
+            base,
+            offset,
+            width,
+            executed: runs,
+            sectors: sectors.and_then(|at| number(row, at)).unwrap_or(0.0),
+            ideal: ideal.and_then(|at| number(row, at)).unwrap_or(0.0),
+        });
+    }
+    (!accesses.is_empty()).then_some(accesses)
+}
+
+/// The executions of the kernel's least executed instruction that ran: its
+/// entry, once a warp.
+pub fn least_executed(view: &SourceView) -> Option<f64> {
+    let executed = view.column("Instructions Executed")?;
+    view.instructions
+        .iter()
+        .filter_map(|row| row.cells.get(executed).and_then(Value::as_number))
+        .filter(|&n| n > 0.0)
+        .min_by(f64::total_cmp)
+}
