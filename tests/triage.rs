@@ -499,3 +499,68 @@ fn waste_on_a_tma_gemms_sliver_of_lsu_traffic_is_a_note() {
         assert!(f["impact"]["speedup"].as_f64().unwrap() < 0.005, "{f}");
     }
 }
+
+#[test]
+fn a_launch_whose_fixes_overlap_says_their_estimates_do_not_add_up() {
+    // stores_blind17.cu's eight floats stored a field at a time on 16
+    // blocks: writing each structure whole saves 558.8 µs alone and more
+    // blocks 494.4 µs alone, of a 645.1 µs launch.
+    let set = [
+        fixture("twins/stores_blind17.raw.csv.xz"),
+        fixture("twins/stores_blind17.source.csv.xz"),
+    ];
+    let text = stdout(&ncu_lint(&["check", "--no-config", &set[0], &set[1]]));
+    let headed: Vec<(&str, Option<&str>)> = text
+        .lines()
+        .zip(text.lines().skip(1))
+        .filter(|(line, _)| line.starts_with("── "))
+        .map(|(head, next)| (head, next.strip_prefix("  fixes overlap: ")))
+        .collect();
+    let first = headed
+        .iter()
+        .find(|(head, _)| head.contains("fill_struct_walk<float, 8>"))
+        .unwrap();
+    assert_eq!(
+        first.1,
+        Some(
+            "this launch's 2 places are estimated at 1.05 ms together, past its 645.1 µs; each estimate is of its fix alone"
+        )
+    );
+    // The line is there exactly where a launch's places add up past its time.
+    let doc = json(&[&set[0], &set[1]]);
+    for (head, overlap) in &headed {
+        let id: u64 = head
+            .split("[result ")
+            .nth(1)
+            .unwrap()
+            .split(']')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let findings = doc["findings"].as_array().unwrap();
+        let mut places = Vec::new();
+        let mut kernel_ns = 0.0;
+        for group in doc["groups"].as_array().unwrap() {
+            let saved = group["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| &findings[i.as_u64().unwrap() as usize])
+                .filter(|f| f["kernel"]["id"].as_u64() == Some(id))
+                .filter_map(|f| {
+                    kernel_ns = f["impact"]["kernel_ns"].as_f64().unwrap_or(kernel_ns);
+                    f["impact"]["saved_ns"].as_f64()
+                })
+                .reduce(f64::max);
+            places.extend(saved);
+        }
+        let together: f64 = places.iter().sum();
+        assert_eq!(
+            overlap.is_some(),
+            places.len() > 1 && together > kernel_ns,
+            "{head}"
+        );
+    }
+    assert!(headed.iter().any(|(_, overlap)| overlap.is_none()));
+}

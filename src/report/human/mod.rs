@@ -9,6 +9,7 @@
 
 mod diagnostic;
 mod diff;
+mod overlap;
 mod table;
 
 use std::fmt::Write as _;
@@ -171,6 +172,9 @@ fn group_details(
         .map(|w| format!(" · est. {w}"))
         .unwrap_or_default();
     let _ = writeln!(out, "── {rank}. {name} [{id}]{worth}");
+    if let Some(overlap) = overlap::line(context.result, findings[0].kernel) {
+        let _ = writeln!(out, "{overlap}");
+    }
     let kernel = context.report.kernels.get(findings[0].kernel);
     if let Some(provenance) = kernel.and_then(|k| context.cuda.inductor(k)) {
         let _ = writeln!(
