@@ -6,6 +6,8 @@
 //! its address space and operation, and its SASS text, from which the
 //! access's address register, offset and width are read.
 
+use indexmap::IndexMap;
+
 use crate::memory_model::{sass_address, sass_width};
 use crate::model::{SourceRow, SourceView};
 use crate::value::Value;
@@ -110,4 +112,36 @@ pub fn least_executed(view: &SourceView) -> Option<f64> {
         .filter_map(|row| row.cells.get(executed).and_then(Value::as_number))
         .filter(|&n| n > 0.0)
         .min_by(f64::total_cmp)
+}
+
+/// The runs of `accesses`: those from one register, of one width and
+/// executed as often, at offsets a width apart (a structure's fields moved
+/// one at a time; one access alone where none continues it), each in
+/// offset order, the registers in the order they first appear.
+pub fn runs<'a, 'v>(accesses: &'a [GlobalAccess<'v>]) -> Vec<Vec<&'a GlobalAccess<'v>>> {
+    // Keyed by register, width and executions: one pass, however many
+    // accesses a kernel has.
+    let mut groups: IndexMap<(&str, u64, u64), Vec<&GlobalAccess>> = IndexMap::new();
+    for access in accesses {
+        let key = (
+            access.base,
+            access.width.to_bits(),
+            access.executed.to_bits(),
+        );
+        groups.entry(key).or_default().push(access);
+    }
+    let mut runs = Vec::new();
+    for mut group in groups.into_values() {
+        group.sort_by_key(|a| a.offset);
+        let step = group[0].width as i64;
+        let mut start = 0;
+        for end in 1..=group.len() {
+            if end < group.len() && group[end].offset - group[end - 1].offset == step {
+                continue;
+            }
+            runs.push(group[start..end].to_vec());
+            start = end;
+        }
+    }
+    runs
 }

@@ -25,9 +25,7 @@
 //! fix reaches the ideal. Stores outside runs are counted at their ideal,
 //! as their own fixes would leave them.
 
-use indexmap::IndexMap;
-
-use super::sass_counts::{GlobalAccess, global_accesses, least_executed};
+use super::sass_counts::{GlobalAccess, global_accesses, least_executed, runs};
 use crate::memory_model::SECTOR;
 use crate::model::SourceView;
 
@@ -131,30 +129,15 @@ impl Run<'_, '_> {
 fn over_runs(view: &SourceView, each: impl Fn(&Run) -> f64) -> Option<f64> {
     let stores = global_accesses(view, "Store")?;
     let entry = least_executed(view);
-    // Keyed by register, width and executions: one pass, however many
-    // stores a kernel has.
-    let mut groups: IndexMap<(&str, u64, u64), Vec<&GlobalAccess>> = IndexMap::new();
-    for store in &stores {
-        let key = (store.base, store.width.to_bits(), store.executed.to_bits());
-        groups.entry(key).or_default().push(store);
-    }
     let mut total = 0.0;
     let mut any_run = false;
-    for group in groups.values_mut() {
-        group.sort_by_key(|s| s.offset);
-        let step = group[0].width as i64;
-        let mut start = 0;
-        for end in 1..=group.len() {
-            let continues = end < group.len() && group[end].offset - group[end - 1].offset == step;
-            if continues {
-                continue;
-            }
-            any_run |= end - start >= 2;
-            let stores = &group[start..end];
-            let repeated = entry.is_some_and(|least| stores[0].executed > 1.5 * least);
-            total += each(&Run { stores, repeated });
-            start = end;
-        }
+    for stores in runs(&stores) {
+        any_run |= stores.len() >= 2;
+        let repeated = entry.is_some_and(|least| stores[0].executed > 1.5 * least);
+        total += each(&Run {
+            stores: &stores,
+            repeated,
+        });
     }
     any_run.then_some(total)
 }

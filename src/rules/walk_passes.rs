@@ -14,7 +14,7 @@
 //! than the entry (no loop), there is no walk to count.
 
 use super::next_run::{NextRun, next_run};
-use super::sass_counts::{GlobalAccess, global_accesses, least_executed};
+use super::sass_counts::{GlobalAccess, global_accesses, least_executed, runs};
 use crate::model::SourceView;
 
 /// The passes of a walk's loop a warp makes (`{ sass = "walk_passes" }`).
@@ -40,25 +40,23 @@ pub fn count(view: &SourceView) -> Option<f64> {
 /// its width, executed as often, at offsets a width apart from it (a
 /// structure's fields read one at a time); its own width alone.
 fn run_bytes(loads: &[GlobalAccess], load: &GlobalAccess) -> f64 {
-    let step = load.width as i64;
-    let mut offsets: Vec<i64> = loads
+    // Two loads of one field count once.
+    let mut fields: Vec<GlobalAccess> = Vec::new();
+    for l in loads {
+        if !fields.iter().any(|f| same_field(f, l)) {
+            fields.push(l.clone());
+        }
+    }
+    runs(&fields)
         .iter()
-        .filter(|l| l.base == load.base && l.width == load.width && l.executed == load.executed)
-        .map(|l| l.offset)
-        .collect();
-    offsets.sort_unstable();
-    offsets.dedup();
-    let at = offsets.binary_search(&load.offset).unwrap_or(0);
-    let first = (0..at)
-        .rev()
-        .take_while(|&i| offsets[i + 1] - offsets[i] == step)
-        .last()
-        .unwrap_or(at);
-    let last = (at + 1..offsets.len())
-        .take_while(|&i| offsets[i] - offsets[i - 1] == step)
-        .last()
-        .unwrap_or(at);
-    (last - first + 1) as f64 * load.width
+        .find(|run| run.iter().any(|f| same_field(f, load)))
+        .map_or(load.width, |run| run.len() as f64 * load.width)
+}
+
+/// Whether two loads read one field: one register, offset, width and
+/// count of executions.
+fn same_field(a: &GlobalAccess, b: &GlobalAccess) -> bool {
+    a.base == b.base && a.offset == b.offset && a.width == b.width && a.executed == b.executed
 }
 
 #[cfg(test)]
