@@ -15,8 +15,9 @@ use crate::value::Value;
 use super::{store_runs, walk_passes};
 
 /// Every count a pack may name.
-pub const NAMES: [&str; 4] = [
+pub const NAMES: [&str; 5] = [
     store_runs::VECTOR_STORES,
+    store_runs::VECTOR_LOADS,
     store_runs::FIXED_STORE_SECTORS,
     store_runs::FIXED_STORE_TAGS,
     walk_passes::WALK_PASSES,

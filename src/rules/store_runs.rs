@@ -1,6 +1,7 @@
-//! Counts from a kernel's SASS that no metric gives: the store
+//! Counts from a kernel's SASS that no metric gives: the store (and load)
 //! instructions it would execute, and the sectors its stores would touch,
-//! if each structure a thread writes a field at a time went out whole.
+//! if each structure a thread writes (or reads) a field at a time went out
+//! whole.
 //!
 //! A run is two or more global stores of one width from one address
 //! register, executed as often, at offsets a width apart (`[R2.64]`,
@@ -11,6 +12,8 @@
 //! thread that writes two structures to two places has two runs and needs
 //! two vector stores, where its bytes alone would say one. Each instruction
 //! counts its executions (the source page's `Instructions Executed`).
+//! Loads run the same way: a structure read a field at a time, read whole,
+//! takes as many vector loads as it would take vector stores.
 //!
 //! Each of a run's vector stores spans its warp's lanes as the run's first
 //! field did: a fix that needs several a structure looks up that field's
@@ -33,6 +36,10 @@ use crate::model::SourceView;
 /// (`{ sass = "vector_stores" }`).
 pub const VECTOR_STORES: &str = "vector_stores";
 
+/// The load instructions with each run read whole
+/// (`{ sass = "vector_loads" }`).
+pub const VECTOR_LOADS: &str = "vector_loads";
+
 /// The sectors the global stores would touch with each run written whole
 /// (`{ sass = "fixed_store_sectors" }`).
 pub const FIXED_STORE_SECTORS: &str = "fixed_store_sectors";
@@ -48,15 +55,16 @@ const VECTOR_BYTES: f64 = 16.0;
 /// The count `name` for a kernel's source page, where its SASS decides it.
 pub fn count(view: &SourceView, name: &str) -> Option<f64> {
     match name {
-        VECTOR_STORES => over_runs(view, |run| run.vector_stores()),
-        FIXED_STORE_SECTORS => over_runs(view, |run| run.fixed_sectors()),
-        FIXED_STORE_TAGS => over_runs(view, |run| run.fixed_tags()),
+        VECTOR_STORES => over_runs(view, "Store", |run| run.vector_accesses()),
+        VECTOR_LOADS => over_runs(view, "Load", |run| run.vector_accesses()),
+        FIXED_STORE_SECTORS => over_runs(view, "Store", |run| run.fixed_sectors()),
+        FIXED_STORE_TAGS => over_runs(view, "Store", |run| run.fixed_tags()),
         _ => None,
     }
 }
 
-/// Stores of one width from one register at offsets a width apart (one
-/// store alone where no other continues it), and whether a thread repeats
+/// Stores (or loads) of one width from one register at offsets a width
+/// apart (one alone where no other continues it), and whether a thread repeats
 /// them: executed more often than the kernel's least executed instruction
 /// (its entry), inside a loop that walks rows or structures.
 struct Run<'s, 'v> {
@@ -69,18 +77,18 @@ impl Run<'_, '_> {
         self.stores.len() as f64 * self.stores[0].width
     }
 
-    /// The vector stores that write the run whole, each as often as its
-    /// stores ran: as wide as the structure's alignment allows (structure
+    /// The vector stores (or loads) that move the run whole, each as often
+    /// as its fields' instructions ran: as wide as the structure's alignment allows (structure
     /// `i` of `b` bytes starts at `i * b`, aligned to the largest power of
     /// two dividing `b`), 16 bytes at most, and no narrower than its
     /// fields. Six shorts take three 4-byte stores, three floats take
     /// three: no fewer than as is.
-    fn vector_stores(&self) -> f64 {
-        self.stores[0].executed * self.stores_per_thread()
+    fn vector_accesses(&self) -> f64 {
+        self.stores[0].executed * self.vectors_per_thread()
     }
 
-    /// The vector stores a thread makes to write the run whole.
-    fn stores_per_thread(&self) -> f64 {
+    /// The vector instructions a thread runs to move the run whole.
+    fn vectors_per_thread(&self) -> f64 {
         let width = self.stores[0].width;
         let bytes = self.bytes();
         let alignment = match bytes as u64 {
@@ -103,7 +111,7 @@ impl Run<'_, '_> {
             return self.fixed_sectors();
         }
         self.ideal()
-            .max(self.stores[0].sectors * self.stores_per_thread())
+            .max(self.stores[0].sectors * self.vectors_per_thread())
     }
 
     /// The sectors the run touches written whole: a sector of each lane's
@@ -123,11 +131,12 @@ impl Run<'_, '_> {
     }
 }
 
-/// The sum of `each` over the kernel's runs of global stores; `None` where
-/// a store's address or width is not in its SASS, or no thread writes a
-/// run of two or more (the bytes a thread stores decide then).
-fn over_runs(view: &SourceView, each: impl Fn(&Run) -> f64) -> Option<f64> {
-    let stores = global_accesses(view, "Store")?;
+/// The sum of `each` over the kernel's runs of global accesses of
+/// `operation` (`Store`, `Load`); `None` where one's address or width is
+/// not in its SASS, or no thread moves a run of two or more (the bytes a
+/// thread stores decide then).
+fn over_runs(view: &SourceView, operation: &str, each: impl Fn(&Run) -> f64) -> Option<f64> {
+    let stores = global_accesses(view, operation)?;
     let entry = least_executed(view);
     let mut total = 0.0;
     let mut any_run = false;

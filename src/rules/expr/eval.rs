@@ -82,6 +82,8 @@ impl Expr {
                     ("floor", [a]) => Outcome::number(a.floor()),
                     ("mod", [_, b]) if *b == 0.0 => Outcome::Undefined,
                     ("mod", [a, b]) => Outcome::number(a - b * (a / b).floor()),
+                    ("pow", [a, _]) if *a < 0.0 => Outcome::Undefined,
+                    ("pow", [a, b]) => Outcome::number(a.powf(*b)),
                     _ => Outcome::Undefined,
                 }
             }

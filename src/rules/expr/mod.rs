@@ -119,15 +119,18 @@ impl fmt::Display for Type {
 /// The functions conditions may call, with their arity: `ceil` and
 /// `floor` count whole things (the waves a grid takes), `mod(a, b)` what is
 /// left of `a` after whole `b`s (the loads a batch of sixteen leaves),
+/// `pow(a, b)` is `a` to the power `b` (a smooth maximum of two times; it
+/// is undefined for `a` below 0, where a real power has no value),
 /// `known_or(a, b)` is `a` where it is defined and `b` where it is not (an
 /// optional metric the export lacks, a share of nothing).
-pub const FUNCTIONS: [(&str, usize); 7] = [
+pub const FUNCTIONS: [(&str, usize); 8] = [
     ("min", 2),
     ("max", 2),
     ("abs", 1),
     ("ceil", 1),
     ("floor", 1),
     ("mod", 2),
+    ("pow", 2),
     ("known_or", 2),
 ];
 
@@ -322,6 +325,32 @@ mod tests {
             parse("known_or(a, b)").unwrap().eval(&|_| None),
             Outcome::Undefined
         );
+    }
+
+    #[test]
+    fn pow_raises_and_is_undefined_below_zero() {
+        let e = parse("pow(a, b)").unwrap();
+        assert_eq!(e.check(&all_numbers), Ok(Type::Number));
+        assert_eq!(
+            e.eval(&num(&[("a", 4.0), ("b", 0.5)])),
+            Outcome::Number(2.0)
+        );
+        assert_eq!(
+            e.eval(&num(&[("a", 2.0), ("b", 3.0)])),
+            Outcome::Number(8.0)
+        );
+        assert_eq!(
+            e.eval(&num(&[("a", 0.0), ("b", 2.5)])),
+            Outcome::Number(0.0)
+        );
+        assert_eq!(e.eval(&num(&[("a", -1.0), ("b", 0.5)])), Outcome::Undefined);
+        // Two times at the power 2.5, summed and taken back: close to the
+        // larger where one dominates, above it where they are alike.
+        let smooth = parse("pow(pow(x, 2.5) + pow(y, 2.5), 0.4)").unwrap();
+        let Outcome::Number(n) = smooth.eval(&num(&[("x", 1.0), ("y", 0.1)])) else {
+            panic!("a number")
+        };
+        assert!((1.0..1.01).contains(&n), "{n}");
     }
 
     #[test]
