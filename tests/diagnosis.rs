@@ -320,6 +320,55 @@ fn a_loop_over_structures_is_told_apart_from_a_row_walk_by_its_address_step() {
 }
 
 #[test]
+fn a_walks_fix_takes_its_share_of_the_busiest_data_pipe_not_of_its_sectors() {
+    // stores_blind19.cu: structures read a field at a time by a grid-stride
+    // loop on 16 to 32 blocks. The L1 merges the fields' sectors, so the
+    // wasted sectors' share says little; the fix's vector loads remove 15
+    // of 16 load instructions for sixteen bytes (one 16-byte load), 7 of 8
+    // for eight shorts, 1 of 2 for four doubles (two 16-byte loads), and
+    // that share of the busiest SM's data pipe is what it can save, above
+    // the round trips of the passes it keeps.
+    let walks = twin_findings("stores_blind19");
+    for (kernel, cut) in [
+        ("load_struct_walk<unsigned char, 16>", 15.0 / 16.0),
+        ("load_struct_walk<unsigned short, 8>", 7.0 / 8.0),
+        ("load_struct_walk<double, 4>", 1.0 / 2.0),
+    ] {
+        for rule in ["global-load-efficiency", "sector-waste"] {
+            let f = finding(&walks, kernel, rule);
+            let term = |name: &str| {
+                f["impact"]["terms"][name]
+                    .as_f64()
+                    .unwrap_or_else(|| panic!("{kernel} {rule}: no {name} in {}", f["impact"]))
+            };
+            // The pipe's global share (no shared memory here) is all of it.
+            assert!(
+                (term("walk_load_cut") - cut).abs() < 0.01,
+                "{kernel} {rule}: {}",
+                term("walk_load_cut")
+            );
+            let (now, p) = (term("walk_pipe_now"), 2.5_f64);
+            let kept = (1.0 - now.powf(p) + (now * (1.0 - cut)).powf(p)).powf(1.0 / p);
+            assert!(
+                (term("walk_pipe_cost") - (1.0 - kept)).abs() < 1e-6,
+                "{kernel} {rule}"
+            );
+            assert!(term("walk_pass_ns") >= 380.0, "{kernel} {rule}");
+            if rule == "global-load-efficiency" {
+                let speedup = f["impact"]["speedup"].as_f64().unwrap();
+                let model = term("served_cost")
+                    .max(term("walk_pipe_cost"))
+                    .min(term("most_a_fix_saves"));
+                assert!(
+                    (speedup - model).abs() < 1e-9,
+                    "{kernel}: {speedup} against {model}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn a_fix_writes_each_structure_a_thread_makes_with_vector_stores_of_its_own() {
     // stores_blind10.cu: scatter_two_structs writes two structures of two
     // floats to two places, four stores from two address registers
