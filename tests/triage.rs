@@ -563,4 +563,23 @@ fn a_launch_whose_fixes_overlap_says_their_estimates_do_not_add_up() {
         );
     }
     assert!(headed.iter().any(|(_, overlap)| overlap.is_none()));
+    // The HTML report says it under the same places' headers.
+    let html = stdout(&ncu_lint(&[
+        "check",
+        "--no-config",
+        "--format",
+        "html",
+        &set[0],
+        &set[1],
+    ]));
+    let said = html.matches("<p class=\"overlap\">fixes overlap: ").count();
+    let expected = headed
+        .iter()
+        .filter(|(_, overlap)| overlap.is_some())
+        .count();
+    assert!(expected > 0);
+    assert_eq!(said, expected);
+    assert!(html.contains(
+        "<p class=\"overlap\">fixes overlap: this launch&apos;s 2 places are estimated at 1.05 ms together, past its 645.1 µs; each estimate is of its fix alone</p>"
+    ));
 }

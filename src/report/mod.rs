@@ -11,6 +11,7 @@ pub mod human;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+mod overlap;
 pub mod sarif;
 pub mod units;
 

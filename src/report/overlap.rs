@@ -1,14 +1,15 @@
 //! Where one launch's places are estimated at more than the launch's time
 //! together: each estimate is what its fix saves alone (more blocks, or
 //! whole vector stores), so fixes of one kernel overlap and their estimates
-//! do not add up. The line says so under the place's header.
+//! do not add up. The human and HTML reports say so under the place's
+//! header.
 
 use crate::report::units::duration;
 use crate::rules::{CheckResult, Finding};
 
 /// `fixes overlap: ...` for the launch `kernel`, where its places' largest
 /// estimates add up past its duration; `None` otherwise.
-pub(super) fn line(result: &CheckResult, kernel: usize) -> Option<String> {
+pub(crate) fn sentence(result: &CheckResult, kernel: usize) -> Option<String> {
     let launch: Vec<&Finding> = result
         .findings
         .iter()
@@ -28,7 +29,7 @@ pub(super) fn line(result: &CheckResult, kernel: usize) -> Option<String> {
     let together: f64 = places.iter().map(|(_, saved)| saved).sum();
     (places.len() > 1 && together > kernel_ns).then(|| {
         format!(
-            "  fixes overlap: this launch's {} places are estimated at {} together, past its {}; each estimate is of its fix alone",
+            "fixes overlap: this launch's {} places are estimated at {} together, past its {}; each estimate is of its fix alone",
             places.len(),
             duration(together),
             duration(kernel_ns)

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::io;
 
 use super::units::{bytes, duration, share};
-use super::{Context, Emitter, escape_markup as escape, summary_line};
+use super::{Context, Emitter, escape_markup as escape, overlap, summary_line};
 use crate::coverage::Coverage;
 use crate::diff::DiffResult;
 use crate::rules::Finding;
@@ -342,6 +342,13 @@ fn place(context: &Context<'_>, rank: usize, g: &Group) -> String {
             format!("{} to save", duration(ns))
         }))
     );
+    let findings = g.worst_findings(context.result);
+    if let Some(overlap) = findings
+        .first()
+        .and_then(|f| overlap::sentence(context.result, f.kernel))
+    {
+        let _ = writeln!(out, "<p class=\"overlap\">{}</p>", escape(&overlap));
+    }
     let source = g
         .location
         .as_ref()
@@ -355,7 +362,7 @@ fn place(context: &Context<'_>, rank: usize, g: &Group) -> String {
         out.push_str(&source);
     }
     out.push_str("<ul class=\"findings\">\n");
-    for finding in g.worst_findings(context.result) {
+    for finding in findings {
         out.push_str(&finding_item(finding));
     }
     out.push_str("</ul>\n</div>\n</article>\n");

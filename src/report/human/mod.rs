@@ -9,7 +9,6 @@
 
 mod diagnostic;
 mod diff;
-mod overlap;
 mod table;
 
 use std::fmt::Write as _;
@@ -17,7 +16,7 @@ use std::io;
 
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
-use super::{Context, Emitter, summary_line, units};
+use super::{Context, Emitter, overlap, summary_line, units};
 use crate::coverage::{Coverage, skip_lines};
 use crate::diff::DiffResult;
 use crate::triage::{Group, GroupCeiling, groups};
@@ -172,8 +171,8 @@ fn group_details(
         .map(|w| format!(" · est. {w}"))
         .unwrap_or_default();
     let _ = writeln!(out, "── {rank}. {name} [{id}]{worth}");
-    if let Some(overlap) = overlap::line(context.result, findings[0].kernel) {
-        let _ = writeln!(out, "{overlap}");
+    if let Some(overlap) = overlap::sentence(context.result, findings[0].kernel) {
+        let _ = writeln!(out, "  {overlap}");
     }
     let kernel = context.report.kernels.get(findings[0].kernel);
     if let Some(provenance) = kernel.and_then(|k| context.cuda.inductor(k)) {
