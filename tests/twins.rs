@@ -27,7 +27,7 @@ const WITHIN: f64 = 1.5;
 const NEAR: f64 = 0.02;
 
 /// Pairs whose estimate disagrees with the measured saving, and why.
-const DISAGREE: [(&str, &str, &str); 39] = [
+const DISAGREE: [(&str, &str, &str); 44] = [
     (
         "twins",
         "masked_half",
@@ -217,6 +217,31 @@ const DISAGREE: [(&str, &str, &str); 39] = [
         "stores_blind21",
         "void load_struct_walk<unsigned short, 12>",
         "held out blind: twelve shorts read a field at a time by 264 blocks: the vector-load fix saved nothing of 11.8 us, 0.6 us (5%) said from the data pipe's share (42% busy, three loads for twelve)",
+    ),
+    (
+        "stores_blind22",
+        "void load_struct_walk<float, 10>",
+        "held out blind: ten floats read a field at a time by 16 blocks: 3.3 of 67.6 us (5%) saved, 1.0 us said (0.30x); the busiest SM's data pipe ran 29% busy, and the fix's five float2 loads in place of ten saved more than their share of it",
+    ),
+    (
+        "stores_blind22",
+        "void load_struct_walk<unsigned char, 12>",
+        "held out blind: twelve bytes read a field at a time by 32 blocks: 3.9 of 127.3 us (3%) saved, 0.3 us said; the pipe ran 13% busy, and the fixed passes took 482 ns, 15 ns less than the as-is passes",
+    ),
+    (
+        "stores_blind22",
+        "void load_struct_walk<unsigned char, 10>",
+        "held out blind: ten bytes read a field at a time by 132 blocks: 1.3 of 32.0 us (4%) saved, 0.2 us said; the pipe ran 18% busy",
+    ),
+    (
+        "stores_blind22",
+        "void load_struct_walk<float, 12>",
+        "held out blind: twelve floats read a field at a time by 66 blocks: 2.0 of 20.3 us (10%) saved, 1.3 us said (0.64x); the pipe ran 47% busy",
+    ),
+    (
+        "stores_blind22",
+        "void load_struct_walk<double, 6>",
+        "held out blind: six doubles read a field at a time by 66 blocks: 0.7 of 19.3 us (4%) saved, 0.2 us said; the pipe ran 25% busy",
     ),
     (
         "stores_blind14",
@@ -867,6 +892,17 @@ fn a_twenty_fourth_blind_set_judges_the_walks_data_pipe_model_unseen() {
     // passes floored too high on a quarter wave and too low on 1,056
     // blocks, and pipes 41-66% busy under their savings.
     assert_judged("stores_blind21", built_twice("stores_blind21"), 12);
+}
+
+#[test]
+fn a_twenty_fifth_blind_set_judges_the_walks_data_pipe_model_on_small_grids() {
+    // Measured and committed after the model of a walk's share of the
+    // busiest SM's data pipe was set and before anyone read it: structures
+    // of 6 to 80 bytes read a field at a time by grids of 16 to 132 blocks.
+    // 7 of 12 agree (4 of 12 with the model before it; Nsight Compute's 0):
+    // the misses are all under, fixes that saved 3-10% where the pipe ran
+    // 13-47% busy.
+    assert_judged("stores_blind22", built_twice("stores_blind22"), 12);
 }
 
 #[test]
