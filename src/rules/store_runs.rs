@@ -68,28 +68,28 @@ pub fn count(view: &SourceView, name: &str) -> Option<f64> {
 /// them: executed more often than the kernel's least executed instruction
 /// (its entry), inside a loop that walks rows or structures.
 struct Run<'s, 'v> {
-    stores: &'s [&'s GlobalAccess<'v>],
+    accesses: &'s [&'s GlobalAccess<'v>],
     repeated: bool,
 }
 
 impl Run<'_, '_> {
     fn bytes(&self) -> f64 {
-        self.stores.len() as f64 * self.stores[0].width
+        self.accesses.len() as f64 * self.accesses[0].width
     }
 
     /// The vector stores (or loads) that move the run whole, each as often
-    /// as its fields' instructions ran: as wide as the structure's alignment allows (structure
-    /// `i` of `b` bytes starts at `i * b`, aligned to the largest power of
-    /// two dividing `b`), 16 bytes at most, and no narrower than its
-    /// fields. Six shorts take three 4-byte stores, three floats take
+    /// as its fields' instructions ran: as wide as the structure's
+    /// alignment allows (structure `i` of `b` bytes starts at `i * b`,
+    /// aligned to the largest power of two dividing `b`), 16 bytes at
+    /// most, and no narrower than its fields. Six shorts take three 4-byte stores, three floats take
     /// three: no fewer than as is.
     fn vector_accesses(&self) -> f64 {
-        self.stores[0].executed * self.vectors_per_thread()
+        self.accesses[0].executed * self.vectors_per_thread()
     }
 
     /// The vector instructions a thread runs to move the run whole.
     fn vectors_per_thread(&self) -> f64 {
-        let width = self.stores[0].width;
+        let width = self.accesses[0].width;
         let bytes = self.bytes();
         let alignment = match bytes as u64 {
             0 => width,
@@ -107,27 +107,27 @@ impl Run<'_, '_> {
     /// grid-stride loop, whose own fix, a warp a row, reaches its lanes'
     /// sectors), count as `fixed_sectors` counts them.
     fn fixed_tags(&self) -> f64 {
-        if self.repeated || self.stores.len() < 2 {
+        if self.repeated || self.accesses.len() < 2 {
             return self.fixed_sectors();
         }
         self.ideal()
-            .max(self.stores[0].sectors * self.vectors_per_thread())
+            .max(self.accesses[0].sectors * self.vectors_per_thread())
     }
 
     /// The sectors the run touches written whole: a sector of each lane's
     /// structure for every sector its first field touched, and no fewer
     /// than the ideal; a store alone at its ideal.
     fn fixed_sectors(&self) -> f64 {
-        if self.stores.len() < 2 {
+        if self.accesses.len() < 2 {
             return self.ideal();
         }
         self.ideal()
-            .max(self.stores[0].sectors * (self.bytes() / SECTOR).ceil())
+            .max(self.accesses[0].sectors * (self.bytes() / SECTOR).ceil())
     }
 
     /// The sectors its stores would touch at their ideal.
     fn ideal(&self) -> f64 {
-        self.stores.iter().map(|s| s.ideal).sum()
+        self.accesses.iter().map(|s| s.ideal).sum()
     }
 }
 
@@ -136,15 +136,15 @@ impl Run<'_, '_> {
 /// not in its SASS, or no thread moves a run of two or more (the bytes a
 /// thread stores decide then).
 fn over_runs(view: &SourceView, operation: &str, each: impl Fn(&Run) -> f64) -> Option<f64> {
-    let stores = global_accesses(view, operation)?;
+    let accesses = global_accesses(view, operation)?;
     let entry = least_executed(view);
     let mut total = 0.0;
     let mut any_run = false;
-    for stores in runs(&stores) {
-        any_run |= stores.len() >= 2;
-        let repeated = entry.is_some_and(|least| stores[0].executed > 1.5 * least);
+    for run in runs(&accesses) {
+        any_run |= run.len() >= 2;
+        let repeated = entry.is_some_and(|least| run[0].executed > 1.5 * least);
         total += each(&Run {
-            stores: &stores,
+            accesses: &run,
             repeated,
         });
     }
