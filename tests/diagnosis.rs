@@ -320,6 +320,26 @@ fn a_loop_over_structures_is_told_apart_from_a_row_walk_by_its_address_step() {
 }
 
 #[test]
+fn a_structure_of_a_line_or_less_is_read_whole_not_given_a_warp_a_row() {
+    // stores_blind22.cu's twenty floats (80 bytes) read a field at a time
+    // by 16 blocks walking the array: read whole with five float4 loads,
+    // they saved 14%. The run jumps on each pass, so it is a structure,
+    // not a row read in pieces.
+    let walks = twin_findings("stores_blind22");
+    for rule in ["global-load-efficiency", "sector-waste"] {
+        let f = finding(&walks, "load_struct_walk<float, 20>", rule);
+        assert_eq!(value(f, "run_jumps"), Some(1.0), "{rule}");
+        assert!(
+            fix(f).starts_with(
+                "each thread reads a run of 80 contiguous bytes on each pass of its loop"
+            ) && fix(f).contains("(5 of 16 bytes"),
+            "{rule}: {}",
+            fix(f)
+        );
+    }
+}
+
+#[test]
 fn a_walks_fix_takes_its_share_of_the_busiest_data_pipe_not_of_its_sectors() {
     // stores_blind19.cu: structures read a field at a time by a grid-stride
     // loop on 16 to 32 blocks. The L1 merges the fields' sectors, so the
