@@ -46,7 +46,7 @@ pub(super) fn label(result: &mut CheckResult, libraries: &[Library], keep: bool)
             finding.severity = Severity::Note;
             finding.library_note = true;
             finding.message.push_str(&format!(
-                " (a {} kernel: code you do not write; a note unless library findings are kept)",
+                " ({} kernel: code you do not write; a note unless library findings are kept)",
                 library.name
             ));
         }
