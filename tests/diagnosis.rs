@@ -340,6 +340,41 @@ fn a_structure_of_a_line_or_less_is_read_whole_not_given_a_warp_a_row() {
 }
 
 #[test]
+fn shorts_converted_to_float_are_told_to_convert_through_a_floats_bits() {
+    // stores_blind23.cu's shorts read whole, each half converted as a short
+    // or with masks and shifts, compiled to I2F.U16 and ran 3.5% slower
+    // (eight shorts on 16 blocks); through a float's bits they saved 3.3%.
+    // The as-is loads feed I2FP.F32.U32: the fix says how to keep that rate.
+    let walks = twin_findings("stores_blind23");
+    for rule in ["global-load-efficiency", "sector-waste"] {
+        for kernel in ["load_shorts_unpacked<8, 0>", "load_shorts_unpacked<12, 1>"] {
+            let f = finding(&walks, kernel, rule);
+            assert_eq!(value(f, "halves_to_float"), Some(1.0), "{rule} {kernel}");
+            assert!(
+                fix(f).contains("__uint_as_float(0x4B000000u | (w & 0xffffu)) - 8388608.f")
+                    && fix(f).contains("compile to I2F.U16"),
+                "{rule} {kernel}: {}",
+                fix(f)
+            );
+        }
+        // Bytes and floats have no halves; bf16s become floats by a shift,
+        // not a conversion (rows.cu's embedding).
+        for kernel in [
+            "load_struct_walk<unsigned char, 12>",
+            "load_struct_walk<float, 10>",
+        ] {
+            let f = finding(&walks, kernel, rule);
+            assert_eq!(value(f, "halves_to_float"), None, "{rule} {kernel}");
+            assert!(!fix(f).contains("I2F.U16"), "{rule} {kernel}: {}", fix(f));
+        }
+    }
+    let rows = twin_findings("rows");
+    let embed = finding(&rows, "embed<768>", "global-load-efficiency");
+    assert_eq!(value(embed, "halves_to_float"), Some(0.0));
+    assert!(!fix(embed).contains("I2F.U16"), "{}", fix(embed));
+}
+
+#[test]
 fn a_walks_fix_takes_its_share_of_the_busiest_data_pipe_not_of_its_sectors() {
     // stores_blind19.cu: structures read a field at a time by a grid-stride
     // loop on 16 to 32 blocks. The L1 merges the fields' sectors, so the

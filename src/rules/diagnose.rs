@@ -19,8 +19,8 @@ use super::next_run::{NextRun, next_run};
 use super::pack::FIX_ESTIMATE_NAMES;
 use super::rule::{Analysis, Fix};
 use crate::memory_model::{
-    GlobalPattern, SECTOR, WARP, global_pattern, global_pattern_of_lanes, sass_address, sass_width,
-    threads_per_wavefront, wavefronts_ideal, ways_from_ratio,
+    GlobalPattern, SECTOR, WARP, global_pattern, global_pattern_of_lanes, sass_address,
+    sass_instruction, sass_width, threads_per_wavefront, wavefronts_ideal, ways_from_ratio,
 };
 use crate::model::{Kernel, SourceView};
 use crate::value::Value;
@@ -389,6 +389,7 @@ fn global_access(
         ),
     };
     let (width, mut useful, active, split, requests, contiguous, jumps) = access;
+    let halves = line.and_then(|(view, line)| halves_to_float(view, line));
     let mut pattern = match (width, useful, active) {
         (Some(w), Some(u), Some(a)) => global_pattern_of_lanes(w, u, a),
         (Some(w), Some(u), None) => global_pattern(w, u),
@@ -436,7 +437,36 @@ fn global_access(
         ("store_access", store_access),
         ("contiguous_bytes", contiguous),
         ("run_jumps", jumps),
+        ("halves_to_float", halves),
     ]
+}
+
+/// The opcode families of the conversions `halves_to_float` counts: the
+/// source rows a pack with a global analysis keeps beside its memory
+/// instructions.
+pub const CONVERSION_OPCODES: [&str; 1] = ["I2FP"];
+
+/// 1 where each unsigned 16-bit global load on the line is converted to a
+/// float (`LDG.E.U16` beside as many `I2FP.F32.U32` executions), 0 where
+/// the line has such loads and fewer conversions, unknown where it has
+/// none. Read whole and converted a half at a time, such fields compile to
+/// `I2F.U16`, a slower conversion than the `I2FP` the field loads get.
+fn halves_to_float(view: &SourceView, line: u32) -> Option<f64> {
+    let executed = view.column("Instructions Executed");
+    let (mut loads, mut conversions) = (0.0, 0.0);
+    for row in view.instructions.iter().filter(|r| r.line == Some(line)) {
+        let count = executed
+            .and_then(|i| row.cells.get(i))
+            .and_then(Value::as_number)
+            .unwrap_or(0.0);
+        let (opcode, _) = sass_instruction(&row.text);
+        if opcode.starts_with("LDG.") && opcode.split('.').any(|m| m == "U16") {
+            loads += count;
+        } else if opcode == "I2FP.F32.U32" {
+            conversions += count;
+        }
+    }
+    (loads > 0.0).then(|| if conversions >= loads { 1.0 } else { 0.0 })
 }
 
 /// 1 where the next pass of the thread's loop writes or reads its run

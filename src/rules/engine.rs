@@ -265,7 +265,11 @@ pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
         source_rows.push(RowUse {
             column: "Instructions Executed".to_owned(),
             filter: Vec::new(),
-            opcodes: next_run::ADDRESS_OPCODES.map(str::to_owned).to_vec(),
+            opcodes: next_run::ADDRESS_OPCODES
+                .iter()
+                .chain(&diagnose::CONVERSION_OPCODES)
+                .map(|o| (*o).to_owned())
+                .collect(),
         });
     }
     // Line placement reads its own source columns, which no input may name.

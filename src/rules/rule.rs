@@ -279,6 +279,7 @@ impl Analysis {
                 "store_access",
                 "contiguous_bytes",
                 "run_jumps",
+                "halves_to_float",
             ],
         }
     }
