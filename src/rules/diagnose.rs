@@ -466,7 +466,7 @@ fn halves_to_float(view: &SourceView, line: u32) -> Option<f64> {
             conversions += count;
         }
     }
-    (loads > 0.0).then(|| if conversions >= loads { 1.0 } else { 0.0 })
+    (loads > 0.0).then_some(if conversions >= loads { 1.0 } else { 0.0 })
 }
 
 /// 1 where the next pass of the thread's loop writes or reads its run
