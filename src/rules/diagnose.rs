@@ -202,6 +202,10 @@ struct Access<'v> {
     /// wavefronts, ideal and width. A line can hold a conflicting access
     /// beside a broadcast, and the line's average would name neither.
     worst_shared: Option<(f64, f64, Option<f64>)>,
+    /// Executions of the line's unsigned 16-bit accesses (`.U16`), and of
+    /// its conversions of an unsigned word to float (`I2FP.F32.U32`).
+    unsigned_halves: f64,
+    float_conversions: f64,
 }
 
 /// The totals of `space`/`operation` accesses on `line`.
@@ -229,10 +233,17 @@ fn line_access<'v>(
     };
     let mut first: Option<(f64, Option<f64>)> = None;
     for row in view.instructions.iter().filter(|r| r.line == Some(line)) {
+        let (opcode, _) = sass_instruction(&row.text);
+        if opcode == UNSIGNED_TO_FLOAT {
+            access.float_conversions += cell(row, "Instructions Executed");
+        }
         if !is(row, "Address Space", space)
             || operation.is_some_and(|op| !is(row, "Access Operation", op))
         {
             continue;
+        }
+        if opcode.split('.').any(|m| m == "U16") {
+            access.unsigned_halves += cell(row, "Instructions Executed");
         }
         access.requests += cell(row, "Instructions Executed");
         access.threads += cell(row, "Predicated-On Thread Instructions Executed");
@@ -375,8 +386,11 @@ fn global_access(
             let requests = requests_per_warp(kernel, &access);
             let contiguous = width.and_then(|w| contiguous_bytes(&access, w));
             let jumps = contiguous.and_then(|bytes| run_jumps(view, &access, bytes));
+            let halves = halves_to_float(&access);
             let split = splits_per_element(finding, &access).then_some(access);
-            (width, useful, active, split, requests, contiguous, jumps)
+            (
+                width, useful, active, split, requests, contiguous, jumps, halves,
+            )
         }
         None => (
             kernel_width(kernel, finding),
@@ -386,10 +400,10 @@ fn global_access(
             kernel_requests_per_warp(kernel, analysis),
             None,
             None,
+            None,
         ),
     };
-    let (width, mut useful, active, split, requests, contiguous, jumps) = access;
-    let halves = line.and_then(|(view, line)| halves_to_float(view, line));
+    let (width, mut useful, active, split, requests, contiguous, jumps, halves) = access;
     let mut pattern = match (width, useful, active) {
         (Some(w), Some(u), Some(a)) => global_pattern_of_lanes(w, u, a),
         (Some(w), Some(u), None) => global_pattern(w, u),
@@ -441,32 +455,28 @@ fn global_access(
     ]
 }
 
+/// The conversion of an unsigned word to float that `halves_to_float`
+/// counts.
+const UNSIGNED_TO_FLOAT: &str = "I2FP.F32.U32";
+
 /// The opcode families of the conversions `halves_to_float` counts: the
 /// source rows a pack with a global analysis keeps beside its memory
 /// instructions.
 pub const CONVERSION_OPCODES: [&str; 1] = ["I2FP"];
 
-/// 1 where each unsigned 16-bit global load on the line is converted to a
-/// float (`LDG.E.U16` beside as many `I2FP.F32.U32` executions), 0 where
-/// the line has such loads and fewer conversions, unknown where it has
-/// none. Read whole and converted a half at a time, such fields compile to
-/// `I2F.U16`, a slower conversion than the `I2FP` the field loads get.
-fn halves_to_float(view: &SourceView, line: u32) -> Option<f64> {
-    let executed = view.column("Instructions Executed");
-    let (mut loads, mut conversions) = (0.0, 0.0);
-    for row in view.instructions.iter().filter(|r| r.line == Some(line)) {
-        let count = executed
-            .and_then(|i| row.cells.get(i))
-            .and_then(Value::as_number)
-            .unwrap_or(0.0);
-        let (opcode, _) = sass_instruction(&row.text);
-        if opcode.starts_with("LDG.") && opcode.split('.').any(|m| m == "U16") {
-            loads += count;
-        } else if opcode == "I2FP.F32.U32" {
-            conversions += count;
-        }
-    }
-    (loads > 0.0).then_some(if conversions >= loads { 1.0 } else { 0.0 })
+/// 1 where each unsigned 16-bit access on the line is converted to a float
+/// (`LDG.E.U16` beside as many `I2FP.F32.U32` executions), 0 where the line
+/// has such accesses and fewer conversions, unknown where it has none. Read
+/// whole and converted a half at a time, such fields compile to `I2F.U16`,
+/// a slower conversion than the `I2FP` the field loads get.
+fn halves_to_float(access: &Access) -> Option<f64> {
+    (access.unsigned_halves > 0.0).then_some(
+        if access.float_conversions >= access.unsigned_halves {
+            1.0
+        } else {
+            0.0
+        },
+    )
 }
 
 /// 1 where the next pass of the thread's loop writes or reads its run
