@@ -477,9 +477,10 @@ fn counted<R: BufRead>(uses: &[FieldUse], rec: &Records<R>) -> bool {
             .iter()
             .all(|(i, want, number)| same(rec.field(*i).trim(), want, *number))
             && !zero(rec.field(u.column).trim())
-            && u.opcodes
-                .as_ref()
-                .is_none_or(|(sass, opcodes)| opcodes.iter().any(|o| o == family(rec.field(*sass))))
+            && u.opcodes.as_ref().is_none_or(|(sass, opcodes)| {
+                let family = family(rec.field(*sass));
+                opcodes.iter().any(|o| o == family)
+            })
     })
 }
 
