@@ -161,6 +161,45 @@ fn an_impact_that_names_no_set_of_numbers_the_pack_has() {
 }
 
 #[test]
+fn a_fix_that_names_no_fix_clause_the_pack_has() {
+    let (kind, at, span, message) = only_error("unknown_fix_clause");
+    assert_eq!(
+        (kind, at, span.as_str()),
+        (ProblemKind::UnknownName, (22, 12), "\"vectorise\"")
+    );
+    assert_eq!(message, "the pack has no `[fix_clauses.vectorise]`");
+}
+
+#[test]
+fn two_rules_add_one_fix_clause() {
+    // The shorts' conversion advice lives once, as
+    // `[fix_clauses.halves_through_float_bits]`; each load rule shows it
+    // once, added to its two fixes of a structure read a field at a time.
+    for rule in ["global-load-efficiency", "sector-waste"] {
+        let out = ncu_lint(&["explain", rule]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        let clause = text
+            .split("\n## Advice a fix adds\n")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{rule}: {text}"));
+        assert!(
+            clause.starts_with(
+                "halves_through_float_bits (where access_bytes == 2 and known_or(halves_to_float, 0) == 1):"
+            ),
+            "{rule}: {clause}"
+        );
+        assert_eq!(
+            clause.matches("  added to the fix where ").count(),
+            2,
+            "{rule}: {clause}"
+        );
+    }
+    let out = ncu_lint(&["explain", "global-store-efficiency"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("## Advice a fix adds"), "{text}");
+}
+
+#[test]
 fn an_input_names_only_a_sass_count_ncu_lint_makes() {
     let (kind, at, span, message) = only_error("unknown_sass_count");
     assert_eq!(

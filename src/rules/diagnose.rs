@@ -4,7 +4,8 @@
 //! are misaligned; for shared accesses the width, the n-way conflict, the
 //! threads a wavefront serves and the ideal wavefronts. They join the
 //! finding's values (`null` where the data do not decide them), and the
-//! rule's first `[[rule.fix]]` whose condition holds renders the fix.
+//! rule's first `[[rule.fix]]` whose condition holds renders the fix,
+//! with each of the pack's `[fix_clauses]` it names whose own condition holds.
 //!
 //! A finding at a CUDA line reads its line's instructions on the source
 //! page (`Access Size`, sectors, wavefronts, threads); a kernel-level one
@@ -142,7 +143,16 @@ fn render_fix<'f>(
                 .map_or_else(|| lookup(name), |(_, v)| *v)
         };
         let derived = |name: &str| fix.derived.iter().any(|d| d.name == name);
-        let text = fix.text.render_if_known_or_zero(&own, &derived)?;
+        let mut text = fix.text.render_if_known_or_zero(&own, &derived)?;
+        for clause in fix.clauses.iter().map(|&i| &active.rule.fix_clauses[i]) {
+            if clause.when.eval(&lookup) != Outcome::Bool(true) {
+                continue;
+            }
+            if let Some(added) = clause.text.render_if_known(&lookup) {
+                text.push_str("; ");
+                text.push_str(&added);
+            }
+        }
         Some((text, numbers))
     })
 }

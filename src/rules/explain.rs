@@ -97,6 +97,7 @@ pub fn to_text(active: &ActiveRule) -> String {
         out.push_str(&impact_text(active));
     }
     out.push_str(&fix_numbers_text(active));
+    out.push_str(&fix_clauses_text(active));
     out
 }
 
@@ -130,6 +131,31 @@ fn fix_numbers_text(active: &ActiveRule) -> String {
         write_inputs(&mut out, &fix.inputs);
         if !fix.why.is_empty() {
             let _ = writeln!(out, "  why: {}", fix.why);
+        }
+    }
+    out
+}
+
+/// The advice fixes add where its condition holds: each clause's
+/// condition, text, the conditions of the fixes that add it, and its reason.
+fn fix_clauses_text(active: &ActiveRule) -> String {
+    let rule = &active.rule;
+    let mut out = String::new();
+    for (index, clause) in rule.fix_clauses.iter().enumerate() {
+        if out.is_empty() {
+            out.push_str("\n## Advice a fix adds\n");
+        }
+        let _ = writeln!(out, "{} (where {}):", clause.name, clause.when_text);
+        let _ = writeln!(out, "  text: {}", clause.written);
+        for fix in rule.fixes.iter().filter(|f| f.clauses.contains(&index)) {
+            let _ = writeln!(
+                out,
+                "  added to the fix where {}",
+                fix.when_text.as_deref().unwrap_or("always")
+            );
+        }
+        if !clause.why.is_empty() {
+            let _ = writeln!(out, "  why: {}", clause.why);
         }
     }
     out
@@ -202,6 +228,12 @@ pub fn to_json(active: &ActiveRule) -> Json {
             "numbers_why": i.numbers_why.iter().map(|(set, why)| (set.clone(), json!(why))).collect::<serde_json::Map<_, _>>(),
             "derived": i.derived.iter().map(|d| (d.name.clone(), json!(d.text))).collect::<serde_json::Map<_, _>>(),
             "inputs": i.inputs.iter().chain(i.optional.iter()).map(|(k, c)| (k.clone(), json!(c.iter().map(candidate_text).collect::<Vec<_>>()))).collect::<serde_json::Map<_, _>>(),
+        })).collect::<Vec<_>>(),
+        "fix_clauses": rule.fix_clauses.iter().map(|c| json!({
+            "name": c.name,
+            "when": c.when_text,
+            "text": c.written,
+            "why": c.why,
         })).collect::<Vec<_>>(),
         "variants": rule.variants.iter().map(|v| json!({
             "name": v.name,

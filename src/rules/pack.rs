@@ -30,8 +30,8 @@ use serde::Deserialize;
 
 use super::error::PackProblem;
 pub use super::rule::{
-    Analysis, Candidate, Ceiling, DerivedNumber, Docs, Downgrade, Fix, Impact, LineSpec, Param,
-    Quantity, Rule, Scope, SourceSum, Variant,
+    Analysis, Candidate, Ceiling, DerivedNumber, Docs, Downgrade, Fix, FixClause, Impact, LineSpec,
+    Param, Quantity, Rule, Scope, SourceSum, Variant,
 };
 pub use crate::vocab::Severity;
 

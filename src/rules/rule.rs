@@ -164,6 +164,9 @@ pub struct Rule {
     pub analysis: Option<Analysis>,
     /// Fixes computed from the values, the first that applies is used.
     pub fixes: Vec<Fix>,
+    /// The pack's advice its fixes name, each added where its condition
+    /// holds.
+    pub fix_clauses: Vec<FixClause>,
     /// Placement on lines, for line-scoped rules.
     pub lines: Option<LineSpec>,
     /// The deciding quantity, compared by `ncu-lint diff`.
@@ -302,6 +305,28 @@ pub struct Fix {
     pub why: String,
     /// The condition as written, for `explain`.
     pub when_text: Option<String>,
+    /// The clauses it adds where theirs hold, in order: indexes into the
+    /// rule's `fix_clauses`.
+    pub clauses: Vec<usize>,
+}
+
+/// Advice several fixes add to their text where its condition holds
+/// (the pack's `[fix_clauses.NAME]`), joined to the fix with "; ".
+#[derive(Debug, Clone)]
+pub struct FixClause {
+    /// Its name in the pack.
+    pub name: String,
+    /// When it is added.
+    pub when: Expr,
+    /// The condition as written, for `explain`.
+    pub when_text: String,
+    /// The text; it is added only when every value it names is known and
+    /// non-zero.
+    pub text: Template,
+    /// The text as written, for `explain`.
+    pub written: String,
+    /// The measurements behind the advice.
+    pub why: String,
 }
 
 /// One number a fix quotes or an impact derives: its name, expression and

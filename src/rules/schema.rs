@@ -22,6 +22,8 @@ pub(super) struct RawPack {
     pub(super) library: Vec<RawLibrary>,
     #[serde(default)]
     pub(super) numbers: IndexMap<String, RawNumbers>,
+    #[serde(default)]
+    pub(super) fix_clauses: IndexMap<String, Spanned<RawFixClause>>,
 }
 
 /// Numbers several rules' fixes and impacts use (`[numbers.NAME]`): inputs
@@ -311,6 +313,21 @@ pub(super) struct RawFix {
     /// Sets of the pack's `[numbers]` whose inputs and values come first.
     #[serde(default)]
     pub(super) numbers: Vec<Spanned<String>>,
+    /// The pack's `[fix_clauses]` this fix adds where theirs hold.
+    #[serde(default)]
+    pub(super) clauses: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub(super) why: String,
+}
+
+/// Advice several fixes, of one rule or of several, add where its own
+/// condition holds (`[fix_clauses.NAME]`), checked in each rule whose
+/// fixes name it, against that rule's names.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawFixClause {
+    pub(super) when: Spanned<String>,
+    pub(super) text: Spanned<String>,
     #[serde(default)]
     pub(super) why: String,
 }

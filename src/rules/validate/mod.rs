@@ -16,7 +16,7 @@ use toml::Spanned;
 use super::error::{PackError, PackProblem, ProblemFile, ProblemKind};
 use super::expr::{self, Expr, ExprErrorKind, Type};
 use super::pack::{Candidate, Override, Pack, PackTest, Rule, SourceSum};
-use super::schema::{RawCandidate, RawManifest, RawNumbers, RawPack, RawRule};
+use super::schema::{RawCandidate, RawFixClause, RawManifest, RawNumbers, RawPack, RawRule};
 use super::template::Template;
 use super::{catalog, sass_counts};
 
@@ -32,6 +32,8 @@ struct PackDefaults {
     min_speedup: f64,
     /// The pack's shared fix numbers (`[numbers.NAME]`).
     numbers: IndexMap<String, RawNumbers>,
+    /// The pack's advice fixes add (`[fix_clauses.NAME]`).
+    fix_clauses: IndexMap<String, Spanned<RawFixClause>>,
 }
 
 /// Loads and validates a pack from its text. `name` names it in diagnostics
@@ -76,6 +78,7 @@ fn validate(name: &str, text: &str, catalog: bool) -> Result<Pack, PackError> {
         .unwrap_or_default();
     let (mut defaults, version, description) = validator.manifest(raw.pack);
     defaults.numbers = raw.numbers;
+    defaults.fix_clauses = raw.fix_clauses;
     let rules = validator.rules(raw.rule, &defaults);
     let libraries = raw
         .library
@@ -184,6 +187,7 @@ impl Validator<'_> {
                 name: stem.trim_end_matches(".toml").to_owned(),
                 min_speedup: DEFAULT_MIN_SPEEDUP,
                 numbers: IndexMap::new(),
+                fix_clauses: IndexMap::new(),
             };
             return (defaults, String::new(), String::new());
         };
@@ -223,6 +227,7 @@ impl Validator<'_> {
             name: manifest.name.into_inner(),
             min_speedup,
             numbers: IndexMap::new(),
+            fix_clauses: IndexMap::new(),
         };
         (
             defaults,

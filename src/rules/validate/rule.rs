@@ -14,12 +14,12 @@ use crate::rules::error::ProblemKind;
 use crate::rules::expr::{self, Type};
 use crate::rules::pack::{
     Analysis, CEILING_GATES, Candidate, Ceiling, DerivedNumber, Docs, Downgrade,
-    FIX_ESTIMATE_NAMES, Fix, Impact, LineSpec, MIN_SPEEDUP, Param, Quantity, Rule, Scope, Severity,
-    Variant,
+    FIX_ESTIMATE_NAMES, Fix, FixClause, Impact, LineSpec, MIN_SPEEDUP, Param, Quantity, Rule,
+    Scope, Severity, Variant,
 };
 use crate::rules::schema::{
-    RawCandidate, RawCc, RawDocs, RawDowngrade, RawFix, RawImpact, RawLines, RawNumbers, RawParam,
-    RawQuantity, RawRule, RawVariant,
+    RawCandidate, RawCc, RawDocs, RawDowngrade, RawFix, RawFixClause, RawImpact, RawLines,
+    RawNumbers, RawParam, RawQuantity, RawRule, RawVariant,
 };
 use crate::rules::template::Template;
 
@@ -62,10 +62,12 @@ impl Validator<'_> {
         for name in analysis.map_or(&[][..], Analysis::names) {
             fix_names.insert((*name).to_owned(), Type::Number);
         }
+        let clauses_named = fix_clauses_named(&raw.fix, &pack.fix_clauses);
+        let fix_clauses = self.fix_clauses(&clauses_named, &pack.fix_clauses, &fix_names);
         let fixes: Vec<Fix> = raw
             .fix
             .iter()
-            .filter_map(|f| self.fix(f, &fix_names, &pack.numbers))
+            .filter_map(|f| self.fix(f, &fix_names, &pack.numbers, &clauses_named))
             .collect();
         if !impact.is_empty() && !params.contains_key(MIN_SPEEDUP) {
             params.insert(
@@ -138,6 +140,7 @@ impl Validator<'_> {
             impact,
             analysis,
             fixes,
+            fix_clauses,
             lines,
             quantity,
             sections: raw.sections,
@@ -401,11 +404,13 @@ impl Validator<'_> {
         raw: &RawFix,
         names: &Names,
         shared: &IndexMap<String, RawNumbers>,
+        clauses: &[&str],
     ) -> Option<Fix> {
         let when = match &raw.when {
             Some(w) => Some(self.expression(w, names, Type::Bool)?),
             None => None,
         };
+        let clauses = self.clause_indexes(&raw.clauses, clauses)?;
         let no_optional = IndexMap::new();
         let mut sets = self.number_sets(&raw.numbers, shared)?;
         sets.push((&raw.inputs, &no_optional, &raw.derived));
@@ -433,7 +438,56 @@ impl Validator<'_> {
             derived,
             why: raw.why.clone(),
             when_text: raw.when.as_ref().map(|w| w.get_ref().clone()),
+            clauses,
         })
+    }
+
+    /// The pack's fix clauses this rule's fixes name, in `named`'s order:
+    /// each one's condition and text checked against the names its fixes
+    /// read (not a fix's own numbers: a clause serves several).
+    fn fix_clauses(
+        &mut self,
+        named: &[&str],
+        clauses: &IndexMap<String, Spanned<RawFixClause>>,
+        names: &Names,
+    ) -> Vec<FixClause> {
+        named
+            .iter()
+            .filter_map(|&name| {
+                let clause = clauses.get(name)?.get_ref();
+                let when = self.expression(&clause.when, names, Type::Bool);
+                let text = self.template(&clause.text, names);
+                Some(FixClause {
+                    name: name.to_owned(),
+                    when: when?,
+                    when_text: clause.when.get_ref().clone(),
+                    text: text?,
+                    written: clause.text.get_ref().clone(),
+                    why: clause.why.clone(),
+                })
+            })
+            .collect()
+    }
+
+    /// Where each clause a fix names sits among the rule's fix clauses
+    /// (`named`); `None`, with a problem at the name, where the pack has no
+    /// such clause.
+    fn clause_indexes(&mut self, wanted: &[Spanned<String>], named: &[&str]) -> Option<Vec<usize>> {
+        let mut indexes = Vec::with_capacity(wanted.len());
+        for name in wanted {
+            let Some(index) = named.iter().position(|n| n == name.get_ref()) else {
+                self.push(
+                    ProblemKind::UnknownName,
+                    format!("the pack has no `[fix_clauses.{}]`", name.get_ref()),
+                    name.span(),
+                    "no such fix clause",
+                    None,
+                );
+                return None;
+            };
+            indexes.push(index);
+        }
+        Some(indexes)
     }
 
     /// The `[numbers]` sets a fix or an impact names, in order: each one's
@@ -622,4 +676,22 @@ impl Validator<'_> {
             model: docs.model,
         }
     }
+}
+
+/// The pack's fix clauses a rule's fixes name, each once, in the order
+/// first named; names the pack lacks are left for [`Validator::fix`] to
+/// report.
+fn fix_clauses_named<'p>(
+    fixes: &[RawFix],
+    clauses: &'p IndexMap<String, Spanned<RawFixClause>>,
+) -> Vec<&'p str> {
+    let mut named: Vec<&str> = Vec::new();
+    for name in fixes.iter().flat_map(|f| &f.clauses) {
+        if let Some((key, _)) = clauses.get_key_value(name.get_ref()) {
+            if !named.contains(&key.as_str()) {
+                named.push(key);
+            }
+        }
+    }
+    named
 }
