@@ -27,7 +27,7 @@ const WITHIN: f64 = 1.5;
 const NEAR: f64 = 0.02;
 
 /// Pairs whose estimate disagrees with the measured saving, and why.
-const DISAGREE: [(&str, &str, &str); 62] = [
+const DISAGREE: [(&str, &str, &str); 58] = [
     (
         "twins",
         "masked_half",
@@ -312,26 +312,6 @@ const DISAGREE: [(&str, &str, &str); 62] = [
         "stores_blind24",
         "void load_shorts_unpacked<12, 0>",
         "held out: twelve shorts by 528 blocks, fixed with masks and shifts: 0.5 of 9.7 us (5%) saved, 0.8 us said (1.65x); the fix's 8 passes floored at 0.93 us each took 1.19",
-    ),
-    (
-        "stores_blind24",
-        "void load_signed_shorts_unpacked<8, 1>",
-        "held out: eight signed shorts by 16 blocks: 9.4 of 119.1 us (8%) saved, 2.2 us said (0.23x); the as-is build converts each field with I2F.S16, which the fix through a float's bits does not",
-    ),
-    (
-        "stores_blind24",
-        "void load_signed_shorts_unpacked<8, 0>",
-        "held out: eight signed shorts by 16 blocks, fixed with masks and shifts (half the fields still I2F.S16): 8.6 of 119.3 us (7%) saved, 2.2 us said (0.26x)",
-    ),
-    (
-        "stores_blind24",
-        "void load_signed_shorts_unpacked<12, 1>",
-        "held out: twelve signed shorts by 66 blocks: 4.1 of 35.9 us (11%) saved, 0.5 us said (0.13x); the as-is build's I2F.S16 conversions, none fixed",
-    ),
-    (
-        "stores_blind24",
-        "void load_signed_shorts_unpacked<12, 0>",
-        "held out: twelve signed shorts by 66 blocks, fixed with masks and shifts: 4.1 of 36.0 us (11%) saved, 0.5 us said (0.13x)",
     ),
     (
         "stores_blind14",

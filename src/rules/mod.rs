@@ -18,6 +18,7 @@ pub mod expr;
 pub mod extends;
 pub mod finding;
 mod impact;
+pub mod narrow_conversions;
 mod next_run;
 pub mod pack;
 pub mod packtest;

@@ -12,15 +12,16 @@ use crate::memory_model::{sass_address, sass_width};
 use crate::model::{SourceRow, SourceView};
 use crate::value::Value;
 
-use super::{store_runs, walk_passes};
+use super::{narrow_conversions, store_runs, walk_passes};
 
 /// Every count a pack may name.
-pub const NAMES: [&str; 5] = [
+pub const NAMES: [&str; 6] = [
     store_runs::VECTOR_STORES,
     store_runs::VECTOR_LOADS,
     store_runs::FIXED_STORE_SECTORS,
     store_runs::FIXED_STORE_TAGS,
     walk_passes::WALK_PASSES,
+    narrow_conversions::NARROW_CONVERSIONS,
 ];
 
 /// The source-page columns the counts read.
@@ -37,6 +38,7 @@ pub const COLUMNS: [&str; 6] = [
 pub fn count(view: &SourceView, name: &str) -> Option<f64> {
     match name {
         walk_passes::WALK_PASSES => walk_passes::count(view),
+        narrow_conversions::NARROW_CONVERSIONS => narrow_conversions::count(view),
         _ => store_runs::count(view, name),
     }
 }
