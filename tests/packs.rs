@@ -173,8 +173,10 @@ fn a_fix_that_names_no_fix_clause_the_pack_has() {
 #[test]
 fn two_rules_add_one_fix_clause() {
     // The shorts' conversion advice lives once, as
-    // `[fix_clauses.halves_through_float_bits]`; each load rule shows it
-    // once, added to its two fixes of a structure read a field at a time.
+    // `[fix_clauses.halves_through_float_bits]` and, for fields nvcc
+    // converts with I2F, `[fix_clauses.narrow_through_float_bits]`; each
+    // load rule shows both once, each added to its two fixes of a
+    // structure read a field at a time.
     for rule in ["global-load-efficiency", "sector-waste"] {
         let out = ncu_lint(&["explain", rule]);
         let text = String::from_utf8(out.stdout).unwrap();
@@ -188,9 +190,15 @@ fn two_rules_add_one_fix_clause() {
             ),
             "{rule}: {clause}"
         );
+        assert!(
+            clause.contains(
+                "\nnarrow_through_float_bits (where access_bytes <= 2 and known_or(narrow_to_float, 0) == 1):"
+            ),
+            "{rule}: {clause}"
+        );
         assert_eq!(
             clause.matches("  added to the fix where ").count(),
-            2,
+            4,
             "{rule}: {clause}"
         );
     }
@@ -233,7 +241,7 @@ fn explain_shows_an_impacts_derived_numbers_and_optional_inputs() {
         text.contains("  store_requests: metric `l1tex__t_requests_pipe_lsu_mem_global_op_st.sum`")
     );
     assert!(text.contains(
-        "  speedup = min(min(max(max(max(served_cost, known_or(walk_pipe_cost, l1_cost)), store_path_cost), store_wait_cost), most_a_fix_saves), scatter_bound)"
+        "  speedup = min(min(max(max(max(served_cost, max(known_or(walk_pipe_cost, l1_cost), known_or(walk_convert_cost, 0))), store_path_cost), store_wait_cost), most_a_fix_saves), scatter_bound)"
     ));
     assert!(text.contains("  warps_per_sm: metric `sm__warps_active.avg.per_cycle_active`"));
     assert!(text.contains("  fixed_store_sectors: source page SASS: `fixed_store_sectors`"));

@@ -16,6 +16,7 @@ use super::ActiveRule;
 use super::engine::{Context, resolve};
 use super::expr::Outcome;
 use super::finding::Finding;
+use super::narrow_conversions;
 use super::next_run::{NextRun, next_run};
 use super::pack::FIX_ESTIMATE_NAMES;
 use super::rule::{Analysis, Fix};
@@ -216,6 +217,10 @@ struct Access<'v> {
     /// its conversions of an unsigned word to float (`I2FP.F32.U32`).
     unsigned_halves: f64,
     float_conversions: f64,
+    /// Executions of the line's 8- and 16-bit accesses, and of its `I2F`
+    /// conversions of such integers to float (`I2F.S16`, `I2F.U8`).
+    narrow_fields: f64,
+    narrow_conversions: f64,
 }
 
 /// The totals of `space`/`operation` accesses on `line`.
@@ -247,6 +252,9 @@ fn line_access<'v>(
         if opcode == UNSIGNED_TO_FLOAT {
             access.float_conversions += cell(row, "Instructions Executed");
         }
+        if narrow_conversions::is_narrow_conversion(&row.text) {
+            access.narrow_conversions += cell(row, "Instructions Executed");
+        }
         if !is(row, "Address Space", space)
             || operation.is_some_and(|op| !is(row, "Access Operation", op))
         {
@@ -254,6 +262,12 @@ fn line_access<'v>(
         }
         if opcode.split('.').any(|m| m == "U16") {
             access.unsigned_halves += cell(row, "Instructions Executed");
+        }
+        if opcode
+            .split('.')
+            .any(|m| matches!(m, "U16" | "S16" | "U8" | "S8"))
+        {
+            access.narrow_fields += cell(row, "Instructions Executed");
         }
         access.requests += cell(row, "Instructions Executed");
         access.threads += cell(row, "Predicated-On Thread Instructions Executed");
@@ -396,7 +410,7 @@ fn global_access(
             let requests = requests_per_warp(kernel, &access);
             let contiguous = width.and_then(|w| contiguous_bytes(&access, w));
             let jumps = contiguous.and_then(|bytes| run_jumps(view, &access, bytes));
-            let halves = halves_to_float(&access);
+            let halves = (halves_to_float(&access), narrow_to_float(&access));
             let split = splits_per_element(finding, &access).then_some(access);
             (
                 width, useful, active, split, requests, contiguous, jumps, halves,
@@ -410,10 +424,10 @@ fn global_access(
             kernel_requests_per_warp(kernel, analysis),
             None,
             None,
-            None,
+            (None, None),
         ),
     };
-    let (width, mut useful, active, split, requests, contiguous, jumps, halves) = access;
+    let (width, mut useful, active, split, requests, contiguous, jumps, (halves, narrow)) = access;
     let mut pattern = match (width, useful, active) {
         (Some(w), Some(u), Some(a)) => global_pattern_of_lanes(w, u, a),
         (Some(w), Some(u), None) => global_pattern(w, u),
@@ -462,6 +476,7 @@ fn global_access(
         ("contiguous_bytes", contiguous),
         ("run_jumps", jumps),
         ("halves_to_float", halves),
+        ("narrow_to_float", narrow),
     ]
 }
 
@@ -469,10 +484,10 @@ fn global_access(
 /// counts.
 const UNSIGNED_TO_FLOAT: &str = "I2FP.F32.U32";
 
-/// The opcode families of the conversions `halves_to_float` counts: the
-/// source rows a pack with a global analysis keeps beside its memory
-/// instructions.
-pub const CONVERSION_OPCODES: [&str; 1] = ["I2FP"];
+/// The opcode families of the conversions `halves_to_float` and
+/// `narrow_to_float` count: the source rows a pack with a global analysis
+/// keeps beside its memory instructions.
+pub const CONVERSION_OPCODES: [&str; 2] = ["I2FP", narrow_conversions::OPCODE_FAMILY];
 
 /// 1 where each unsigned 16-bit access on the line is converted to a float
 /// (`LDG.E.U16` beside as many `I2FP.F32.U32` executions), 0 where the line
@@ -487,6 +502,19 @@ fn halves_to_float(access: &Access) -> Option<f64> {
             0.0
         },
     )
+}
+
+/// 1 where each 8- or 16-bit access on the line is converted to a float
+/// with `I2F` (`LDG.E.U16` beside as many `I2F.S16` executions, as nvcc
+/// converts a signed short), on the SM's quarter-rate conversion pipe; 0
+/// where the line has such accesses and fewer conversions, unknown where
+/// it has none.
+fn narrow_to_float(access: &Access) -> Option<f64> {
+    (access.narrow_fields > 0.0).then_some(if access.narrow_conversions >= access.narrow_fields {
+        1.0
+    } else {
+        0.0
+    })
 }
 
 /// 1 where the next pass of the thread's loop writes or reads its run

@@ -283,6 +283,7 @@ impl Analysis {
                 "contiguous_bytes",
                 "run_jumps",
                 "halves_to_float",
+                "narrow_to_float",
             ],
         }
     }
