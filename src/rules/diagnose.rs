@@ -252,7 +252,7 @@ fn line_access<'v>(
         if opcode == UNSIGNED_TO_FLOAT {
             access.float_conversions += cell(row, "Instructions Executed");
         }
-        if narrow_conversions::is_narrow_conversion(&row.text) {
+        if narrow_conversions::is_narrow_conversion_opcode(opcode) {
             access.narrow_conversions += cell(row, "Instructions Executed");
         }
         if !is(row, "Address Space", space)
@@ -260,14 +260,15 @@ fn line_access<'v>(
         {
             continue;
         }
-        if opcode.split('.').any(|m| m == "U16") {
-            access.unsigned_halves += cell(row, "Instructions Executed");
-        }
-        if opcode
+        for modifier in opcode
             .split('.')
-            .any(|m| matches!(m, "U16" | "S16" | "U8" | "S8"))
+            .filter(|m| narrow_conversions::is_narrow_integer(m))
         {
-            access.narrow_fields += cell(row, "Instructions Executed");
+            let executed = cell(row, "Instructions Executed");
+            access.narrow_fields += executed;
+            if modifier == "U16" {
+                access.unsigned_halves += executed;
+            }
         }
         access.requests += cell(row, "Instructions Executed");
         access.threads += cell(row, "Predicated-On Thread Instructions Executed");
@@ -495,13 +496,7 @@ pub const CONVERSION_OPCODES: [&str; 2] = ["I2FP", narrow_conversions::OPCODE_FA
 /// whole and converted a half at a time, such fields compile to `I2F.U16`,
 /// a slower conversion than the `I2FP` the field loads get.
 fn halves_to_float(access: &Access) -> Option<f64> {
-    (access.unsigned_halves > 0.0).then_some(
-        if access.float_conversions >= access.unsigned_halves {
-            1.0
-        } else {
-            0.0
-        },
-    )
+    each_converted(access.unsigned_halves, access.float_conversions)
 }
 
 /// 1 where each 8- or 16-bit access on the line is converted to a float
@@ -510,11 +505,13 @@ fn halves_to_float(access: &Access) -> Option<f64> {
 /// where the line has such accesses and fewer conversions, unknown where
 /// it has none.
 fn narrow_to_float(access: &Access) -> Option<f64> {
-    (access.narrow_fields > 0.0).then_some(if access.narrow_conversions >= access.narrow_fields {
-        1.0
-    } else {
-        0.0
-    })
+    each_converted(access.narrow_fields, access.narrow_conversions)
+}
+
+/// 1 where a line's `fields` executions are each matched by a
+/// conversion's, 0 where fewer are, unknown where it has no such fields.
+fn each_converted(fields: f64, conversions: f64) -> Option<f64> {
+    (fields > 0.0).then_some(if conversions >= fields { 1.0 } else { 0.0 })
 }
 
 /// 1 where the next pass of the thread's loop writes or reads its run

@@ -38,8 +38,20 @@ pub fn count(view: &SourceView) -> Option<f64> {
 /// `I2FP.F32.S32`).
 pub fn is_narrow_conversion(sass: &str) -> bool {
     let (opcode, _) = sass_instruction(sass);
+    is_narrow_conversion_opcode(opcode)
+}
+
+/// [`is_narrow_conversion`] of an opcode already read from its instruction
+/// (`I2F.S16`).
+pub fn is_narrow_conversion_opcode(opcode: &str) -> bool {
     let mut parts = opcode.split('.');
-    parts.next() == Some(OPCODE_FAMILY) && parts.any(|p| matches!(p, "S16" | "U16" | "S8" | "U8"))
+    parts.next() == Some(OPCODE_FAMILY) && parts.any(is_narrow_integer)
+}
+
+/// Whether an opcode's modifier names an 8- or 16-bit integer (`S16`,
+/// `U8`): a conversion's source, or a load's width.
+pub fn is_narrow_integer(modifier: &str) -> bool {
+    matches!(modifier, "S16" | "U16" | "S8" | "U8")
 }
 
 #[cfg(test)]
