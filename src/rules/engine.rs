@@ -15,7 +15,7 @@ use super::finding::{
     CallSite, CheckResult, Estimate, Finding, Instruction, Location, Measure, Names, Quantity, Skip,
 };
 use super::pack::{Candidate, Rule, Scope, Severity, SourceSum, Variant};
-use super::{diagnose, impact, narrow_conversions, next_run, sass_counts};
+use super::{constant_reloads, diagnose, impact, narrow_conversions, next_run, sass_counts};
 use crate::ingest::{RowUse, metric_name};
 use crate::model::{Form, Kernel, Report, SourceRow, SourceView, address_number, label_key};
 use crate::value::Value;
@@ -245,13 +245,17 @@ pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
                     opcodes: Vec::new(),
                 });
                 // A walk's passes read the instructions that set a loop's
-                // address register; its conversions, the I2F rows.
+                // address register; its conversions, the I2F rows; its
+                // reloads, the LDC rows.
                 source_rows.push(RowUse {
                     column: "Instructions Executed".to_owned(),
                     filter: Vec::new(),
                     opcodes: next_run::ADDRESS_OPCODES
                         .iter()
-                        .chain(&[narrow_conversions::OPCODE_FAMILY])
+                        .chain(&[
+                            narrow_conversions::OPCODE_FAMILY,
+                            constant_reloads::OPCODE_FAMILY,
+                        ])
                         .map(|o| (*o).to_owned())
                         .collect(),
                 });

@@ -10,6 +10,7 @@
 //! ```
 
 pub mod catalog;
+pub mod constant_reloads;
 mod diagnose;
 pub mod engine;
 pub mod error;

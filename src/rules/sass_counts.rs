@@ -12,16 +12,17 @@ use crate::memory_model::{sass_address, sass_width};
 use crate::model::{SourceRow, SourceView};
 use crate::value::Value;
 
-use super::{narrow_conversions, store_runs, walk_passes};
+use super::{constant_reloads, narrow_conversions, store_runs, walk_passes};
 
 /// Every count a pack may name.
-pub const NAMES: [&str; 6] = [
+pub const NAMES: [&str; 7] = [
     store_runs::VECTOR_STORES,
     store_runs::VECTOR_LOADS,
     store_runs::FIXED_STORE_SECTORS,
     store_runs::FIXED_STORE_TAGS,
     walk_passes::WALK_PASSES,
     narrow_conversions::NARROW_CONVERSIONS,
+    constant_reloads::CONSTANT_RELOADS,
 ];
 
 /// The source-page columns the counts read.
@@ -39,6 +40,7 @@ pub fn count(view: &SourceView, name: &str) -> Option<f64> {
     match name {
         walk_passes::WALK_PASSES => walk_passes::count(view),
         narrow_conversions::NARROW_CONVERSIONS => narrow_conversions::count(view),
+        constant_reloads::CONSTANT_RELOADS => constant_reloads::count(view),
         _ => store_runs::count(view, name),
     }
 }
@@ -104,6 +106,14 @@ pub fn global_accesses<'v>(view: &'v SourceView, operation: &str) -> Option<Vec<
         });
     }
     (!accesses.is_empty()).then_some(accesses)
+}
+
+/// The access of `accesses` that executed most often: a loop's, where one
+/// loads in a loop.
+pub fn most_executed<'a, 'v>(accesses: &'a [GlobalAccess<'v>]) -> Option<&'a GlobalAccess<'v>> {
+    accesses
+        .iter()
+        .max_by(|a, b| a.executed.total_cmp(&b.executed))
 }
 
 /// The executions of the kernel's least executed instruction that ran: its

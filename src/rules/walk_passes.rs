@@ -14,7 +14,7 @@
 //! than the entry (no loop), there is no walk to count.
 
 use super::next_run::{NextRun, next_run};
-use super::sass_counts::{GlobalAccess, global_accesses, least_executed, runs};
+use super::sass_counts::{GlobalAccess, global_accesses, least_executed, most_executed, runs};
 use crate::model::SourceView;
 
 /// The passes of a walk's loop a warp makes (`{ sass = "walk_passes" }`).
@@ -25,9 +25,7 @@ pub const WALK_PASSES: &str = "walk_passes";
 /// its entry's; `None` where no such loop loads.
 pub fn count(view: &SourceView) -> Option<f64> {
     let loads = global_accesses(view, "Load")?;
-    let most = loads
-        .iter()
-        .max_by(|a, b| a.executed.total_cmp(&b.executed))?;
+    let most = most_executed(&loads)?;
     let entry = least_executed(view)?;
     let bytes = run_bytes(&loads, most);
     match next_run(view, most.base, bytes, most.executed)? {
