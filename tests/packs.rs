@@ -241,7 +241,7 @@ fn explain_shows_an_impacts_derived_numbers_and_optional_inputs() {
         text.contains("  store_requests: metric `l1tex__t_requests_pipe_lsu_mem_global_op_st.sum`")
     );
     assert!(text.contains(
-        "  speedup = min(min(max(max(max(served_cost, max(known_or(walk_pipe_cost, l1_cost), known_or(walk_convert_cost, 0)) + known_or(walk_reload_cost, 0)), store_path_cost), store_wait_cost), most_a_fix_saves), scatter_bound)"
+        "  speedup = min(min(max(max(max(served_cost, max(max(known_or(walk_pipe_cost, l1_cost), known_or(walk_convert_cost, 0)), known_or(walk_queue_cost, 0)) + known_or(walk_reload_cost, 0)), store_path_cost), store_wait_cost), most_a_fix_saves), scatter_bound)"
     ));
     assert!(text.contains("  warps_per_sm: metric `sm__warps_active.avg.per_cycle_active`"));
     assert!(text.contains("  fixed_store_sectors: source page SASS: `fixed_store_sectors`"));
