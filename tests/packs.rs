@@ -174,9 +174,10 @@ fn a_fix_that_names_no_fix_clause_the_pack_has() {
 fn two_rules_add_one_fix_clause() {
     // The shorts' conversion advice lives once, as
     // `[fix_clauses.halves_through_float_bits]` and, for fields nvcc
-    // converts with I2F, `[fix_clauses.narrow_through_float_bits]`; each
-    // load rule shows both once, each added to its two fixes of a
-    // structure read a field at a time.
+    // converts with I2F, `[fix_clauses.narrow_through_float_bits]`, and so
+    // does the word on a loop that reloads its address from the constant
+    // bank; each load rule shows each once, each added to its two fixes of
+    // a structure read a field at a time.
     for rule in ["global-load-efficiency", "sector-waste"] {
         let out = ncu_lint(&["explain", rule]);
         let text = String::from_utf8(out.stdout).unwrap();
@@ -196,9 +197,15 @@ fn two_rules_add_one_fix_clause() {
             ),
             "{rule}: {clause}"
         );
+        assert!(
+            clause.contains(
+                "\naddress_from_the_constant_bank (where known_or(address_reloads, 0) >= 0.5):"
+            ),
+            "{rule}: {clause}"
+        );
         assert_eq!(
             clause.matches("  added to the fix where ").count(),
-            4,
+            6,
             "{rule}: {clause}"
         );
     }

@@ -16,7 +16,7 @@ use crate::memory_model::sass_instruction;
 use crate::model::{SourceRow, SourceView};
 use crate::value::Value;
 
-use super::sass_counts::{global_accesses, most_executed};
+use super::sass_counts::{global_accesses, least_executed, most_executed};
 
 /// The count's name in a pack (`{ sass = "constant_reloads" }`).
 pub const CONSTANT_RELOADS: &str = "constant_reloads";
@@ -26,10 +26,12 @@ pub const CONSTANT_RELOADS: &str = "constant_reloads";
 /// family, and no warp waits for it per lane).
 pub const OPCODE_FAMILY: &str = "LDC";
 
-/// The share of the passes of the kernel's most executed global load that
-/// load its address from the constant bank first: the executions of the
-/// `LDC`s that build that address, over the load's, at most 1; 0 where no
-/// `LDC` does; `None` where no global load executed.
+/// The share of the passes of the loop around the kernel's most executed
+/// global load that load its address from the constant bank first: the
+/// executions of the `LDC`s that build that address past the kernel's
+/// entry (once a warp, before any loop), over the load's past it, at most
+/// 1; 0 where no `LDC` in the loop does, or the load is in no loop; `None`
+/// where no global load executed.
 pub fn count(view: &SourceView) -> Option<f64> {
     let loads = global_accesses(view, "Load")?;
     let most = most_executed(&loads)?;
@@ -49,7 +51,11 @@ pub fn count(view: &SourceView) -> Option<f64> {
         .filter(|(register, _)| feeds_base(register))
         .map(|(_, runs)| runs)
         .fold(0.0, f64::max);
-    Some((reloads / most.executed).min(1.0))
+    let entry = least_executed(view)?;
+    if most.executed <= entry {
+        return Some(0.0);
+    }
+    Some(((reloads - entry).max(0.0) / (most.executed - entry)).min(1.0))
 }
 
 /// The register an `LDC` writes (`LDC.64 R2, c[0x0][0x210]` writes `R2`);

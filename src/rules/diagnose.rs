@@ -16,10 +16,10 @@ use super::ActiveRule;
 use super::engine::{Context, resolve};
 use super::expr::Outcome;
 use super::finding::Finding;
-use super::narrow_conversions;
 use super::next_run::{NextRun, next_run};
 use super::pack::FIX_ESTIMATE_NAMES;
 use super::rule::{Analysis, Fix};
+use super::{constant_reloads, narrow_conversions};
 use crate::memory_model::{
     GlobalPattern, SECTOR, WARP, global_pattern, global_pattern_of_lanes, sass_address,
     sass_instruction, sass_width, threads_per_wavefront, wavefronts_ideal, ways_from_ratio,
@@ -478,6 +478,10 @@ fn global_access(
         ("run_jumps", jumps),
         ("halves_to_float", halves),
         ("narrow_to_float", narrow),
+        (
+            "address_reloads",
+            line.and_then(|(view, _)| constant_reloads::count(view)),
+        ),
     ]
 }
 
@@ -489,6 +493,10 @@ const UNSIGNED_TO_FLOAT: &str = "I2FP.F32.U32";
 /// `narrow_to_float` count: the source rows a pack with a global analysis
 /// keeps beside its memory instructions.
 pub const CONVERSION_OPCODES: [&str; 2] = ["I2FP", narrow_conversions::OPCODE_FAMILY];
+
+/// The opcode family `address_reloads` reads beside the memory
+/// instructions: the loads from the constant bank.
+pub const RELOAD_OPCODES: [&str; 1] = [constant_reloads::OPCODE_FAMILY];
 
 /// 1 where each unsigned 16-bit access on the line is converted to a float
 /// (`LDG.E.U16` beside as many `I2FP.F32.U32` executions), 0 where the line

@@ -276,6 +276,7 @@ pub fn needed(rules: &[ActiveRule]) -> crate::ingest::Needed {
             opcodes: next_run::ADDRESS_OPCODES
                 .iter()
                 .chain(&diagnose::CONVERSION_OPCODES)
+                .chain(&diagnose::RELOAD_OPCODES)
                 .map(|o| (*o).to_owned())
                 .collect(),
         });

@@ -284,6 +284,7 @@ impl Analysis {
                 "run_jumps",
                 "halves_to_float",
                 "narrow_to_float",
+                "address_reloads",
             ],
         }
     }
