@@ -53,6 +53,17 @@ fn value(f: &Value, name: &str) -> Option<f64> {
     f["values"][name].as_f64()
 }
 
+/// A finding's impact term `name`; the test fails naming it where it is
+/// unknown.
+fn term(f: &Value, name: &str) -> f64 {
+    f["impact"]["terms"][name].as_f64().unwrap_or_else(|| {
+        panic!(
+            "{} {}: no {name} in {}",
+            f["kernel"]["name"], f["rule"], f["impact"]
+        )
+    })
+}
+
 fn fix(f: &Value) -> &str {
     f["fix"].as_str().unwrap_or_else(|| panic!("no fix: {f}"))
 }
@@ -395,9 +406,7 @@ fn narrow_integers_converted_with_i2f_are_told_to_convert_through_a_floats_bits(
                 "{rule} {kernel}: {}",
                 fix(f)
             );
-            let share = f["impact"]["terms"]["walk_convert_share"]
-                .as_f64()
-                .unwrap_or_else(|| panic!("{rule} {kernel}: {}", f["impact"]));
+            let share = term(f, "walk_convert_share");
             assert!((0.1..0.25).contains(&share), "{rule} {kernel}: {share}");
         }
         // Unsigned shorts convert with I2FP.F32.U32 at full rate: no
@@ -424,10 +433,7 @@ fn a_pass_that_reloads_its_address_from_the_constant_bank_waits_for_it() {
     // register: only the grid's size comes from the bank, once a warp. The
     // structure's fix says so where the loop reloads it.
     let term = |all: &[Value], kernel: &str, rule: &str, name: &str| {
-        let f = finding(all, kernel, rule);
-        f["impact"]["terms"][name]
-            .as_f64()
-            .unwrap_or_else(|| panic!("{kernel} {rule}: no {name} in {}", f["impact"]))
+        term(finding(all, kernel, rule), name)
     };
     let (as_is, fixed) = (
         twin_findings("stores_blind23"),
@@ -486,11 +492,7 @@ fn narrow_loads_that_wait_at_the_lsus_queue_cost_the_instructions_a_fix_removes(
     let walks = twin_findings("stores_blind21");
     for rule in ["global-load-efficiency", "sector-waste"] {
         let f = finding(&walks, "load_struct_walk<unsigned char, 24>", rule);
-        let term = |name: &str| {
-            f["impact"]["terms"][name]
-                .as_f64()
-                .unwrap_or_else(|| panic!("{rule}: no {name} in {}", f["impact"]))
-        };
+        let term = |name: &str| term(f, name);
         assert!((0.35..0.4).contains(&term("walk_queue_share")), "{rule}");
         assert!((0.3..0.36).contains(&term("walk_queue_cost")), "{rule}");
         let speedup = f["impact"]["speedup"].as_f64().unwrap();
@@ -523,11 +525,7 @@ fn a_walks_fix_takes_its_share_of_the_busiest_data_pipe_not_of_its_sectors() {
     ] {
         for rule in ["global-load-efficiency", "sector-waste"] {
             let f = finding(&walks, kernel, rule);
-            let term = |name: &str| {
-                f["impact"]["terms"][name]
-                    .as_f64()
-                    .unwrap_or_else(|| panic!("{kernel} {rule}: no {name} in {}", f["impact"]))
-            };
+            let term = |name: &str| term(f, name);
             // The pipe's global share (no shared memory here) is all of it.
             assert!(
                 (term("walk_load_cut") - cut).abs() < 0.01,
