@@ -509,6 +509,38 @@ fn narrow_loads_that_wait_at_the_lsus_queue_cost_the_instructions_a_fix_removes(
 }
 
 #[test]
+fn a_scatters_loads_that_queue_behind_its_lone_sector_requests_wait_on_the_store_path() {
+    // stores_blind9.cu's four floats scattered a field at a time by 264
+    // blocks that walk the array (result 7): every write request carries
+    // one sector, the warps wait 98% of their time at their next load,
+    // about twenty round trips a load, and 1% at the LSU's queues. The wait
+    // past a round trip is the requests' queue, four fifths of it the
+    // stores' (four stores a load): the store path is past its bound, and
+    // the fix's float4 saves what keeps the DRAM under scatter_dram_share,
+    // where it saved 59%. Four floats written in place (stores_blind3.cu)
+    // send whole lines: no such wait.
+    let scatters = twin_findings("stores_blind9");
+    let walk = scatters
+        .iter()
+        .find(|f| f["kernel"]["id"] == 7 && f["rule"] == "global-store-efficiency")
+        .expect("stores_blind9 result 7");
+    assert!(term(walk, "lone_sector_share") > 0.99);
+    let queued = term(walk, "load_queue_share");
+    assert!((0.7..0.8).contains(&queued), "{queued}");
+    assert!(term(walk, "store_path_share") > queued);
+    let speedup = walk["impact"]["speedup"].as_f64().unwrap();
+    assert!((0.5..0.6).contains(&speedup), "{speedup}");
+    let in_place = twin_findings("stores_blind3");
+    let f = finding(
+        &in_place,
+        "store_struct<float, 4>",
+        "global-store-efficiency",
+    );
+    assert_eq!(term(f, "lone_sector_share"), 0.0);
+    assert_eq!(term(f, "load_queue_share"), 0.0);
+}
+
+#[test]
 fn a_walks_fix_takes_its_share_of_the_busiest_data_pipe_not_of_its_sectors() {
     // stores_blind19.cu: structures read a field at a time by a grid-stride
     // loop on 16 to 32 blocks. The L1 merges the fields' sectors, so the
