@@ -57,6 +57,35 @@ fn a_small_grid_names_its_blocks_and_the_sms_and_what_spreading_it_saves() {
 }
 
 #[test]
+fn more_blocks_do_not_shorten_a_queue_the_warps_already_wait_in() {
+    // stores_blind28.cu's four floats scattered a field at a time by 132
+    // blocks (result 0) took 518 us, as the same work did on 528 blocks:
+    // its loads wait ten round trips behind the stores' requests, a queue
+    // busy 90% of the time, so spreading it saves at most the rest. The 8
+    // blocks of launch.cu's streaming scale wait about a round trip: no
+    // queue, and most of the kernel is saved.
+    let doc = check_json(&[
+        &fixture("twins/stores_blind28.raw.csv.xz"),
+        &fixture("twins/stores_blind28.source.csv.xz"),
+    ]);
+    let scatter = launch_findings(&doc)
+        .into_iter()
+        .find(|f| f["rule"] == "small-grid" && f["kernel"]["id"] == 0)
+        .unwrap();
+    let queued = scatter["impact"]["terms"]["queued_share"].as_f64().unwrap();
+    assert!((0.85..0.95).contains(&queued), "{queued}");
+    let speedup = scatter["impact"]["speedup"].as_f64().unwrap();
+    assert!(speedup <= 1.0 - queued + 1e-9, "{speedup}");
+    let doc = check_json(&[&fixture("twins/launch.raw.csv.xz")]);
+    let stream = launch_findings(&doc)
+        .into_iter()
+        .find(|f| f["rule"] == "small-grid" && f["kernel"]["id"] == 0)
+        .unwrap();
+    let queued = stream["impact"]["terms"]["queued_share"].as_f64().unwrap();
+    assert!(queued < 0.1, "{queued}");
+}
+
+#[test]
 fn nothing_is_flagged_on_kernels_that_fill_the_gpu() {
     // The lab's 26 kernels fill the H200 (the smem_stride kernels' 1,024
     // blocks give each SM 7 or 8: a 3% tail, under min_tail_share).

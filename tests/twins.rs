@@ -27,7 +27,7 @@ const WITHIN: f64 = 1.5;
 const NEAR: f64 = 0.02;
 
 /// Pairs whose estimate disagrees with the measured saving, and why.
-const DISAGREE: [(&str, &str, &str); 61] = [
+const DISAGREE: [(&str, &str, &str); 67] = [
     (
         "twins",
         "masked_half",
@@ -62,6 +62,36 @@ const DISAGREE: [(&str, &str, &str); 61] = [
         "launch_ramp2",
         "l1_short",
         "held out: an 11.2 us L1 window on 396 blocks, 2.2 us estimated (3.8 before the launch's ramp was counted), 1.2 us measured",
+    ),
+    (
+        "launch_queue",
+        "queue_scatter_fields",
+        "held out: four floats scattered a field at a time by 132 blocks: 29 of 548 us (5%) saved on 1,056, 45 us said (311 before the memory system's queue counted): the loads wait ten round trips, so the queue's server is 91% busy and more warps gain at most its idle 9%",
+    ),
+    (
+        "launch_queue",
+        "queue_scatter_shorts",
+        "held out: pairs of shorts scattered by 264 blocks ran 55 us (5%) slower on 1,056; 98 us said (659 before the queue counted)",
+    ),
+    (
+        "launch_queue",
+        "queue_scatter_whole",
+        "held out: float4s scattered whole by 132 blocks ran 11 us (5%) slower on 1,056; 50 us said (126 before the queue counted): the loads wait four round trips, 24% of the queue idle by that count",
+    ),
+    (
+        "launch_queue",
+        "queue_hashed_pairs",
+        "held out: pairs of floats to hashed places by 264 blocks ran 45 us (9%) slower on 1,056; 49 us said (275 before the queue counted)",
+    ),
+    (
+        "launch_queue",
+        "queue_gather",
+        "held out: a random gather by 264 blocks: 15 of 258 us (6%) saved on 1,056, 48 us said, as before: its loads wait 2.5 round trips, a queue 60% busy by that count, and the DRAM's random reads saturate first",
+    ),
+    (
+        "launch_queue",
+        "queue_atomics",
+        "held out: atomics on 64 counters whose old values are used, by 132 blocks: 0.5 of 313 us saved on 1,056, 98 us said (275 before the queue counted): the counters serialize at the L2, a queue the loads' and atomics' waits put at 68% busy",
     ),
     (
         "walks_blind",
@@ -477,7 +507,7 @@ struct Check {
 
 /// The launch set's fixes each address one launch rule: only its estimate
 /// counts (the memory pack's, and other launch rules', are other fixes).
-const LAUNCH_TARGETS: [(&str, &str); 15] = [
+const LAUNCH_TARGETS: [(&str, &str); 25] = [
     ("stream_scale", "small-grid"),
     ("wave_tail", "tail-wave"),
     ("occupancy_gather", "occupancy-limit"),
@@ -493,6 +523,16 @@ const LAUNCH_TARGETS: [(&str, &str); 15] = [
     ("l1_short", "small-grid"),
     ("copy_short", "small-grid"),
     ("alu_short", "small-grid"),
+    ("queue_scatter_fields", "small-grid"),
+    ("queue_scatter_shorts", "small-grid"),
+    ("queue_scatter_bytes", "small-grid"),
+    ("queue_scatter_whole", "small-grid"),
+    ("queue_hashed_pairs", "small-grid"),
+    ("queue_gather", "small-grid"),
+    ("queue_atomics", "small-grid"),
+    ("stream_copy", "small-grid"),
+    ("stream_sum", "small-grid"),
+    ("stride_gather", "small-grid"),
 ];
 
 /// Twins whose fix reads its rows one at a time a warp, as their sources
@@ -1174,6 +1214,19 @@ fn a_second_held_out_set_judges_the_launchs_ramp() {
 }
 
 #[test]
+fn a_held_out_set_judges_small_grids_whose_warps_wait_in_the_memory_systems_queue() {
+    // Committed before small-grid counted the memory system's queue (set on
+    // stores_blind28.cu's scatters, the same work on 132 and 528 blocks
+    // alike): scatters, pairs to hashed places, a random gather and used
+    // atomics on 66 to 264 blocks, beside streaming copies and sums and a
+    // strided gather, each against the same work on 1,056 blocks. 6 of 12
+    // agree (5 with the model before; Nsight Compute's 2); the scatters'
+    // estimates fell from 126-659 us to 11-130, their fixes saving -55 to
+    // 95 us.
+    assert_judged("launch_queue", built_twice("launch_queue"), 12);
+}
+
+#[test]
 fn a_row_walk_on_sixteen_blocks_is_worth_most_of_its_kernel() {
     // The measured fix (a warp per row, 16-byte loads) saves 79% of 537 us.
     let pairs = built_twice("rows");
@@ -1400,10 +1453,11 @@ fn an_estimates_terms_say_which_unit_made_it_and_add_up() {
     // and the busiest L1's data pipe, 46% busy, no longer makes 17% of it;
     // the warps' waits on the store path, which a float4 fix cuts to a
     // quarter, make 4% (its float4 fix saved 3%). The places of each
-    // finding add up to its kernel's terms.
+    // finding add up to its kernel's terms (the memory pack's: the launch
+    // pack's estimates are of other fixes).
     let raw = fixture("twins/stores_blind3.raw.csv.xz");
     let source = fixture("twins/stores_blind3.source.csv.xz");
-    let doc = check_json(&[&raw, &source]);
+    let doc = check_json(&["--ignore", "launch/*", &raw, &source]);
     let mut by_kernel: BTreeMap<(u64, String), (f64, serde_json::Value)> = BTreeMap::new();
     for f in doc["findings"].as_array().unwrap() {
         let impact = &f["impact"];
