@@ -293,8 +293,8 @@ fn two_rules_estimate_with_one_set_of_numbers() {
 fn a_set_of_numbers_explains_itself_once_for_every_impact_that_names_it() {
     // The store path's history is written once, as `[numbers.store_path]`'s
     // `why`; `explain` shows it under each store impact that names the set
-    // (two of global-store-efficiency's, two of sector-waste's), and under
-    // no load impact.
+    // (three of global-store-efficiency's, two of sector-waste's), and
+    // under no load impact.
     let why = |rule: &str| {
         let out = ncu_lint(&["explain", rule]);
         let text = String::from_utf8(out.stdout).unwrap();
@@ -302,7 +302,7 @@ fn a_set_of_numbers_explains_itself_once_for_every_impact_that_names_it() {
             .filter(|l| l.starts_with("  why ([numbers.store_path]): A misaligned warp's request"))
             .count()
     };
-    assert_eq!(why("global-store-efficiency"), 2);
+    assert_eq!(why("global-store-efficiency"), 3);
     assert_eq!(why("sector-waste"), 2);
     assert_eq!(why("global-load-efficiency"), 0);
     let out = ncu_lint(&["explain", "global-store-efficiency", "--format", "json"]);
