@@ -307,10 +307,10 @@ fn rules_and_explain() {
         text.lines()
             .any(|l| l.starts_with("small-grid") && l.contains("warning") && l.contains("launch"))
     );
-    // Six memory rules and three launch rules.
-    assert_eq!(text.lines().count(), 9);
+    // Seven memory rules and three launch rules.
+    assert_eq!(text.lines().count(), 10);
     let out = ncu_lint(&["rules", "--no-config", "--severity", "sector-waste=off"]);
-    assert_eq!(stdout(&out).lines().count(), 8);
+    assert_eq!(stdout(&out).lines().count(), 9);
 
     let out = ncu_lint(&["explain", "--no-config", "shared-bank-conflict"]);
     let text = stdout(&out);

@@ -224,7 +224,7 @@ fn the_default_pack_passes_its_own_tests() {
     let out = ncu_lint(&["rules", "test", "rules/memory.toml"]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     let text = stdout(&out);
-    assert!(text.contains("pack memory 1.0.0: 6 rules, 1 tests: valid"));
+    assert!(text.contains("pack memory 1.0.0: 7 rules, 1 tests: valid"));
     assert!(text.contains("test lab answers ... ok"), "{text}");
 }
 
@@ -294,7 +294,7 @@ expect = [{{ rule = "sector-waste", kernel = "load_stride32*" }}, {{ rule = "sec
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     let text = stdout(&out);
     assert!(
-        text.contains("pack team 2.0.0: 6 rules, 1 tests: valid"),
+        text.contains("pack team 2.0.0: 7 rules, 1 tests: valid"),
         "{text}"
     );
     assert!(text.contains("test misaligned loads are no longer waste ... FAILED"));

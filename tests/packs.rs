@@ -443,7 +443,8 @@ fn the_default_pack_is_clean_and_documented() {
             "global-store-efficiency",
             "sector-waste",
             "register-spill",
-            "local-memory"
+            "local-memory",
+            "atomic-contention"
         ]
     );
     for rule in &packs[0].rules {

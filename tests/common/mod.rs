@@ -6,13 +6,14 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// The rules of the built-in pack.
-pub const RULES: [&str; 6] = [
+pub const RULES: [&str; 7] = [
     "shared-bank-conflict",
     "global-load-efficiency",
     "global-store-efficiency",
     "sector-waste",
     "register-spill",
     "local-memory",
+    "atomic-contention",
 ];
 
 /// Absolute path of a file under fixtures/, as a string for the importer.
