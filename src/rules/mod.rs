@@ -18,6 +18,7 @@ pub mod explain;
 pub mod expr;
 pub mod extends;
 pub mod finding;
+pub mod global_atomics;
 mod impact;
 pub mod narrow_conversions;
 mod next_run;

@@ -12,10 +12,10 @@ use crate::memory_model::{sass_address, sass_width};
 use crate::model::{SourceRow, SourceView};
 use crate::value::Value;
 
-use super::{constant_reloads, narrow_conversions, store_runs, walk_passes};
+use super::{constant_reloads, global_atomics, narrow_conversions, store_runs, walk_passes};
 
 /// Every count a pack may name.
-pub const NAMES: [&str; 7] = [
+pub const NAMES: [&str; 8] = [
     store_runs::VECTOR_STORES,
     store_runs::VECTOR_LOADS,
     store_runs::FIXED_STORE_SECTORS,
@@ -23,6 +23,7 @@ pub const NAMES: [&str; 7] = [
     walk_passes::WALK_PASSES,
     narrow_conversions::NARROW_CONVERSIONS,
     constant_reloads::CONSTANT_RELOADS,
+    global_atomics::GLOBAL_ATOMICS,
 ];
 
 /// The source-page columns the counts read.
@@ -41,6 +42,7 @@ pub fn count(view: &SourceView, name: &str) -> Option<f64> {
         walk_passes::WALK_PASSES => walk_passes::count(view),
         narrow_conversions::NARROW_CONVERSIONS => narrow_conversions::count(view),
         constant_reloads::CONSTANT_RELOADS => constant_reloads::count(view),
+        global_atomics::GLOBAL_ATOMICS => global_atomics::count(view),
         _ => store_runs::count(view, name),
     }
 }

@@ -1,0 +1,58 @@
+//! How often a kernel executed global atomics and reductions
+//! (`{ sass = "global_atomics" }`): `ATOMG`, `REDG` and the older `ATOM`,
+//! `RED` on global addresses. The source page marks an `ATOMG` as an atomic
+//! access but a `REDG` (an atomic whose old value is not used) as no access
+//! at all, so its Access Operation column cannot tell a kernel without
+//! atomics; the SASS can.
+
+use crate::memory_model::sass_instruction;
+use crate::model::SourceView;
+use crate::value::Value;
+
+/// The count's name in a pack (`{ sass = "global_atomics" }`).
+pub const GLOBAL_ATOMICS: &str = "global_atomics";
+
+/// The executions (a warp's each) of the kernel's global atomics and
+/// reductions; `None` where the page has no executions or address spaces.
+pub fn count(view: &SourceView) -> Option<f64> {
+    let executed = view.column("Instructions Executed")?;
+    let space = view.column("Address Space")?;
+    Some(
+        view.instructions
+            .iter()
+            .filter(|row| matches!(row.cells.get(space), Some(Value::Text(s)) if s == "Global"))
+            .filter(|row| is_atomic(&row.text))
+            .filter_map(|row| row.cells.get(executed).and_then(Value::as_number))
+            .sum(),
+    )
+}
+
+/// Whether a SASS instruction is an atomic or a reduction on memory the
+/// L2 holds (`REDG.E.ADD.F32.FTZ.RN.STRONG.GPU`, `@P0 ATOMG.E.ADD`,
+/// `RED.E.ADD`), not one on shared memory (`ATOMS`) or a warp vote.
+pub fn is_atomic(sass: &str) -> bool {
+    let (opcode, _) = sass_instruction(sass);
+    matches!(
+        opcode.split('.').next(),
+        Some("ATOMG" | "REDG" | "ATOM" | "RED")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_atomic;
+
+    #[test]
+    fn global_atomics_and_reductions_count_and_shared_ones_do_not() {
+        assert!(is_atomic(
+            "      REDG.E.ADD.F32.FTZ.RN.STRONG.GPU desc[UR4][R4.64], R7"
+        ));
+        assert!(is_atomic(
+            "@P0 ATOMG.E.ADD.STRONG.GPU PT, R5, desc[UR4][R2.64], R5"
+        ));
+        assert!(is_atomic("RED.E.ADD.STRONG.GPU [R2.64], R5"));
+        assert!(!is_atomic("ATOMS.ADD RZ, [R3], R4"));
+        assert!(!is_atomic("REDUX.SUM R2, R3"));
+        assert!(!is_atomic("LDG.E R2, desc[UR4][R2.64]"));
+    }
+}
