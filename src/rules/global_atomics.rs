@@ -5,6 +5,7 @@
 //! at all, so its Access Operation column cannot tell a kernel without
 //! atomics; the SASS can.
 
+use super::sass_counts::executions;
 use crate::memory_model::sass_instruction;
 use crate::model::SourceView;
 use crate::value::Value;
@@ -15,16 +16,11 @@ pub const GLOBAL_ATOMICS: &str = "global_atomics";
 /// The executions (a warp's each) of the kernel's global atomics and
 /// reductions; `None` where the page has no executions or address spaces.
 pub fn count(view: &SourceView) -> Option<f64> {
-    let executed = view.column("Instructions Executed")?;
     let space = view.column("Address Space")?;
-    Some(
-        view.instructions
-            .iter()
-            .filter(|row| matches!(row.cells.get(space), Some(Value::Text(s)) if s == "Global"))
-            .filter(|row| is_atomic(&row.text))
-            .filter_map(|row| row.cells.get(executed).and_then(Value::as_number))
-            .sum(),
-    )
+    executions(view, |row| {
+        matches!(row.cells.get(space), Some(Value::Text(s)) if s == "Global")
+            && is_atomic(&row.text)
+    })
 }
 
 /// Whether a SASS instruction is an atomic or a reduction on memory the

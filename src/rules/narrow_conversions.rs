@@ -9,9 +9,9 @@
 //! converted through a float's bits leaves the pipe idle. No metric says
 //! which instructions kept the pipe busy; the SASS does.
 
+use super::sass_counts::executions;
 use crate::memory_model::sass_instruction;
 use crate::model::SourceView;
-use crate::value::Value;
 
 /// The count's name in a pack (`{ sass = "narrow_conversions" }`).
 pub const NARROW_CONVERSIONS: &str = "narrow_conversions";
@@ -23,14 +23,7 @@ pub const OPCODE_FAMILY: &str = "I2F";
 /// The executions (a warp's each) of the kernel's conversions of 8- and
 /// 16-bit integers to float; `None` where the page has no executions.
 pub fn count(view: &SourceView) -> Option<f64> {
-    let executed = view.column("Instructions Executed")?;
-    Some(
-        view.instructions
-            .iter()
-            .filter(|row| is_narrow_conversion(&row.text))
-            .filter_map(|row| row.cells.get(executed).and_then(Value::as_number))
-            .sum(),
-    )
+    executions(view, |row| is_narrow_conversion(&row.text))
 }
 
 /// Whether a SASS instruction converts an 8- or 16-bit integer with `I2F`

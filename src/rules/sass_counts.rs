@@ -118,6 +118,19 @@ pub fn most_executed<'a, 'v>(accesses: &'a [GlobalAccess<'v>]) -> Option<&'a Glo
         .max_by(|a, b| a.executed.total_cmp(&b.executed))
 }
 
+/// The executions (a warp's each) of the kernel's instructions that `keep`
+/// holds; `None` where the page has no executions.
+pub fn executions(view: &SourceView, keep: impl Fn(&SourceRow) -> bool) -> Option<f64> {
+    let executed = view.column("Instructions Executed")?;
+    Some(
+        view.instructions
+            .iter()
+            .filter(|row| keep(row))
+            .filter_map(|row| row.cells.get(executed).and_then(Value::as_number))
+            .sum(),
+    )
+}
+
 /// The executions of the kernel's least executed instruction that ran: its
 /// entry, once a warp.
 pub fn least_executed(view: &SourceView) -> Option<f64> {
