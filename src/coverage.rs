@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::model::Report;
+use crate::model::{Form, InputFile, Report};
 use crate::rules::pack::Scope;
 use crate::rules::{ActiveRule, CheckResult};
 
@@ -32,6 +32,10 @@ pub struct Coverage {
     pub no_lineinfo: Vec<String>,
     /// The line-scoped rules, which report without a CUDA line then.
     pub rules_without_lines: Vec<String>,
+    /// Whether the metrics came from pages that print part of what ncu
+    /// collected (the details and summary pages) with neither the raw page
+    /// nor the report itself: a metric missing there may be in the report.
+    pub partial_pages: bool,
 }
 
 impl Coverage {
@@ -109,6 +113,10 @@ impl Coverage {
             }
         }
         coverage.sections_inferred = !named && !coverage.sections.is_empty();
+        let prints_part = |f: &InputFile| matches!(f.form, Form::Details | Form::Summary);
+        let holds_all = |f: &InputFile| f.report || f.form == Form::Raw;
+        coverage.partial_pages =
+            report.files.iter().any(prints_part) && !report.files.iter().any(holds_all);
         for file in &report.files {
             for kernel in &file.no_lineinfo {
                 push_new(&mut coverage.no_lineinfo, kernel);
@@ -189,7 +197,18 @@ pub fn skip_lines(coverage: &Coverage, result: &CheckResult, verbose: bool) -> V
         rules.join(", ")
     )];
     lines.push(format!("  the report holds: {}", coverage.describe()));
-    if coverage.sections_needed.is_empty() {
+    // Sections all there on a page that prints part of them: the raw page
+    // of the same report may hold what the rules missed, with no new run.
+    let export_again = coverage.sections_needed.is_empty() && coverage.partial_pages;
+    if export_again {
+        lines.push(
+            "  the sections the rules name are there, but a details or summary page prints part of what ncu collected (no unit's busiest instance, `.max`, for one): the raw page of the same report holds all of it, and where it lacks the metrics too, this ncu version does not collect them"
+                .to_owned(),
+        );
+        lines.push(format!(
+            "  export it with: {RAW_EXPORT}   (or lint the .ncu-rep itself)"
+        ));
+    } else if coverage.sections_needed.is_empty() {
         lines.push(
             "  the sections the rules name are there: this ncu version lacks the metrics (a newer ncu collects them)"
                 .to_owned(),
@@ -200,7 +219,7 @@ pub fn skip_lines(coverage: &Coverage, result: &CheckResult, verbose: bool) -> V
             coverage.sections_needed.join(", ")
         ));
     }
-    if let Some(command) = &coverage.profile_command {
+    if let Some(command) = coverage.profile_command.as_ref().filter(|_| !export_again) {
         lines.push(format!(
             "  profile with: {command}   (or `ncu-lint profile -- ./app`)"
         ));
@@ -218,6 +237,9 @@ pub fn skip_lines(coverage: &Coverage, result: &CheckResult, verbose: bool) -> V
     }
     lines
 }
+
+/// The command that exports a report's raw page, every metric it holds.
+pub const RAW_EXPORT: &str = "ncu -i report.ncu-rep --csv --page raw --print-units base > raw.csv";
 
 fn push_new(list: &mut Vec<String>, item: &str) {
     if !list.iter().any(|x| x == item) {

@@ -148,6 +148,40 @@ fn a_report_with_every_rule_skipped_says_so_in_at_most_12_lines_with_the_command
 }
 
 #[test]
+fn a_details_page_missing_a_metric_its_sections_collect_points_at_the_raw_page() {
+    // Thirteen atomics kernels profiled with --set full (fixtures/twins,
+    // ncu 2025.3.1): the details page prints the L2 slices' average atomic
+    // unit alone, the raw page also the busiest slice's, which
+    // atomic-contention reads.
+    let details = fixture("twins/launch_atomics3.details.csv.xz");
+    let text = stdout(&ncu_lint(&["check", &details]));
+    assert!(
+        text.contains("skipped for lack of data on every kernel: atomic-contention"),
+        "{text}"
+    );
+    assert!(
+        text.contains("a details or summary page prints part of what ncu collected"),
+        "{text}"
+    );
+    assert!(
+        text.contains("export it with: ncu -i report.ncu-rep --csv --page raw"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("profile with:"),
+        "no new run is needed: {text}"
+    );
+    assert!(!text.contains("this ncu version lacks"), "{text}");
+
+    let raw = fixture("twins/launch_atomics3.raw.csv.xz");
+    let both = stdout(&ncu_lint(&["check", &raw, &details]));
+    assert!(
+        !both.contains("skipped for lack of data on every kernel: atomic-contention"),
+        "the raw page holds the busiest slice: {both}"
+    );
+}
+
+#[test]
 fn verbose_names_the_gpu_the_sections_and_what_each_rule_missed() {
     let report = report("29_");
     let out = ncu_lint(&["check", "--verbose", &page(&report, "details")]);
