@@ -239,7 +239,7 @@ pub fn skip_lines(coverage: &Coverage, result: &CheckResult, verbose: bool) -> V
 }
 
 /// The command that exports a report's raw page, every metric it holds.
-pub const RAW_EXPORT: &str = "ncu -i report.ncu-rep --csv --page raw --print-units base > raw.csv";
+const RAW_EXPORT: &str = "ncu -i report.ncu-rep --csv --page raw --print-units base > raw.csv";
 
 fn push_new(list: &mut Vec<String>, item: &str) {
     if !list.iter().any(|x| x == item) {
