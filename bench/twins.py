@@ -92,7 +92,9 @@ LAUNCH_TARGETS = {
 # fix's `row_at_a_time_lane_share`, one element a lane, or
 # `row_at_a_time_wide_share`, 16 bytes a lane), not against the estimate,
 # which counts a fix with several rows in flight (rows.cu's row_sum and
-# embed, walks_blind2.cu's row_norm4).
+# embed, walks_blind2.cu's row_norm4). Where the fixed build's SASS reads
+# two rows or more a pass (fixed_rows_a_pass: nvcc unrolled the loop over
+# rows), its fix keeps rows in flight and the estimate judges it.
 ROW_AT_A_TIME = {
     "rows_heldout": {
         "void layernorm_rows<768>": "lane", "void softmax_rows<1024>": "lane", "void row_scale<512>": "lane",
@@ -107,14 +109,51 @@ ROW_AT_A_TIME = {
         "void copy_rows<640>": "wide", "void gather_f32<384>": "wide", "void gather_f32<768>": "wide",
         "void gather_f32<128>": "wide", "void gather_f32<2048>": "wide",
     },
+    "walks_blind6": {"void row_absmax<float, 64, 1>": "wide", "void row_absmax<float, 256, 1>": "wide"},
 }
 # row_norm<T, C, V>: V = 0 reads one element a lane, V = 1 16 bytes a lane.
 ROW_NORM_READS = {"0": "lane", "1": "wide"}
 
 
+def fixed_rows_a_pass(name):
+    """For each launch of a built-twice set, the rows a pass of its fixed
+    build's loop reads: the threads the as-is build launched (a row each)
+    over the executions of the fixed build's most executed global load, on
+    its source page's SASS. Where nvcc unrolled a fix's loop over rows
+    (four rows' loads a pass, as row_round_trip.sass.txt shows), the fix
+    keeps rows in flight whatever its source says: 4 there, 1 for a row a
+    pass, under 1 where a row takes several."""
+    raw = rows(os.path.join(DIR, f"{name}.raw.csv.xz"))
+    grid, block = raw[0].index("launch__grid_size"), raw[0].index("launch__block_size")
+    threads = [number(r[grid]) * number(r[block]) for r in raw[2:]]
+    busiest, function, files, header, seen = [], None, set(), None, set()
+    for row in rows(os.path.join(DIR, f"{name}_fixed.source.csv.xz")):
+        if not row:
+            continue
+        if row[0] == "File Path":
+            path = row[1]
+        elif row[0] == "Function Name":
+            # A launch's page lists its source files in turn; a file seen
+            # again, or another function, starts the next launch.
+            if row[1] != function or path in files:
+                busiest.append(0)
+                files, seen = set(), set()
+            function = row[1]
+            files.add(path)
+        elif row[0] == "Line No":
+            header = row
+        elif header and len(row) > 3 and row[2].startswith("0x") and row[2] not in seen:
+            seen.add(row[2])
+            if any(word.startswith("LDG") for word in row[3].split()):
+                executed = number(row[header.index("Instructions Executed")])
+                busiest[-1] = max(busiest[-1], executed)
+    assert len(busiest) == len(threads), f"{name}: {len(busiest)} launches on the fixed source page, {len(threads)} kernels"
+    return [t / b if b else 0.0 for t, b in zip(threads, busiest)]
+
+
 def row_at_a_time(set_name, short):
     """How the twin's fix reads its rows one at a time ("lane" or "wide"),
-    or None where it keeps several rows in flight."""
+    as its source says, or None where it keeps several rows in flight."""
     if short.startswith("void row_norm<") and set_name.startswith("walks_"):
         return ROW_NORM_READS[short.rstrip(">").rsplit(",", 1)[1].strip()]
     return ROW_AT_A_TIME.get(set_name, {}).get(short)
@@ -206,6 +245,7 @@ def lint(raw, source, rules, only=None, set_name=None):
         [BINARY, "check", "--no-config", "--format", "json", "--fail-on", "never", *rules, *EXTRA, raw, source],
         capture_output=True, text=True, check=True)
     doc = json.loads(out.stdout)
+    rows_a_pass = fixed_rows_a_pass(set_name) if set_name in BUILT_TWICE else None
     best, duration = {}, {}
     for finding in doc["findings"]:
         rid = finding["kernel"]["id"]
@@ -218,6 +258,8 @@ def lint(raw, source, rules, only=None, set_name=None):
         place = (rid, where.get("file"), where.get("line"))
         saved_ns = impact.get("saved_ns") or 0.0
         reads = row_at_a_time(set_name, short)
+        if reads and rows_a_pass[rid] >= 2:
+            reads = None
         share = (finding.get("values") or {}).get(f"row_at_a_time_{reads}_share") if reads else None
         if share is not None:
             saved_ns = share * (impact.get("kernel_ns") or 0.0)
