@@ -141,6 +141,17 @@ fn unknown_name_in_a_fix_number() {
 }
 
 #[test]
+fn unknown_name_in_what_a_fix_saves_at_most() {
+    // `saves_at_most` reads what the fix's numbers read, and the numbers
+    // themselves (kept_share); `ramp_share` is an impact's, not the fix's.
+    let (kind, at, span, _) = only_error("bad_saves_at_most");
+    assert_eq!(
+        (kind, at, span.as_str()),
+        (ProblemKind::UnknownName, (20, 35), "ramp_share")
+    );
+}
+
+#[test]
 fn a_fix_that_names_no_set_of_numbers_the_pack_has() {
     let (kind, at, span, message) = only_error("unknown_numbers");
     assert_eq!(

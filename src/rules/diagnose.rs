@@ -19,7 +19,7 @@ use super::finding::Finding;
 use super::next_run::{NextRun, next_run};
 use super::pack::FIX_ESTIMATE_NAMES;
 use super::rule::{Analysis, Fix};
-use super::{constant_reloads, narrow_conversions};
+use super::{constant_reloads, impact, narrow_conversions, template};
 use crate::memory_model::{
     GlobalPattern, SECTOR, WARP, global_pattern, global_pattern_of_lanes, sass_address,
     sass_instruction, sass_width, threads_per_wavefront, wavefronts_ideal, ways_from_ratio,
@@ -85,12 +85,39 @@ pub(super) fn apply(
             name_the_costly_access(finding);
         }
     }
-    if let Some((text, numbers)) = render_fix(kernel, active, finding, context) {
-        for (name, value) in numbers {
+    if let Some(rendered) = render_fix(kernel, active, finding, context) {
+        for (name, value) in rendered.numbers {
             finding.values.insert(names.get(name), value);
         }
-        finding.fix = Some(text);
+        finding.fix = Some(rendered.text);
+        if let Some(most) = rendered.saves_at_most {
+            hold_to_what_the_fix_saves(finding, active, most);
+        }
     }
+}
+
+/// Lowers the estimate to the most the shown fix saves (`saves_at_most`,
+/// a share of the kernel's time) where that is less, and judges the
+/// finding's worth again.
+fn hold_to_what_the_fix_saves(finding: &mut Finding, active: &ActiveRule, most: f64) {
+    let estimate = &mut finding.estimate;
+    let Some(speedup) = estimate.speedup.filter(|s| most.clamp(0.0, 1.0) < *s) else {
+        return;
+    };
+    let most = most.clamp(0.0, 1.0);
+    estimate.speedup = Some(most);
+    estimate.saved_ns = estimate.kernel_ns.map(|ns| ns * most);
+    if let Some(ceiling) = &mut estimate.ceiling {
+        ceiling.speedup = ceiling.speedup.max(most);
+    }
+    if let Some(basis) = &mut estimate.basis {
+        basis.push_str(&format!(
+            ", held to what its fix saves: {} of the kernel's time, not {}",
+            template::format_number(most, template::Format::Percent(1)),
+            template::format_number(speedup, template::Format::Percent(1)),
+        ));
+    }
+    impact::apply_threshold(finding, active);
 }
 
 /// Where a line's shared accesses differ (a column read beside a
@@ -118,14 +145,21 @@ fn name_the_costly_access(finding: &mut Finding) {
 /// The numbers a fix derived, by name (`None` where an input is missing).
 type DerivedNumbers<'f> = Vec<(&'f str, Option<f64>)>;
 
-/// The first fix whose condition holds and whose values are all known:
-/// its text, and the numbers it derived for it.
+/// The fix shown: its text, the numbers it derived, and the most it saves
+/// where its rule says (a share of the kernel's time).
+struct RenderedFix<'f> {
+    text: String,
+    numbers: DerivedNumbers<'f>,
+    saves_at_most: Option<f64>,
+}
+
+/// The first fix whose condition holds and whose values are all known.
 fn render_fix<'f>(
     kernel: &Kernel,
     active: &'f ActiveRule,
     finding: &Finding,
     context: &Context<'_>,
-) -> Option<(String, DerivedNumbers<'f>)> {
+) -> Option<RenderedFix<'f>> {
     let values = &finding.values;
     let lookup = |name: &str| values.get(name).copied().flatten();
     active.rule.fixes.iter().find_map(|fix| {
@@ -154,7 +188,15 @@ fn render_fix<'f>(
                 text.push_str(&added);
             }
         }
-        Some((text, numbers))
+        let saves_at_most = fix
+            .saves_at_most
+            .as_ref()
+            .and_then(|most| most.eval(&own).as_number());
+        Some(RenderedFix {
+            text,
+            numbers,
+            saves_at_most,
+        })
     })
 }
 

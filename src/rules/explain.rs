@@ -128,6 +128,12 @@ fn fix_numbers_text(active: &ActiveRule) -> String {
         for number in &fix.derived {
             let _ = writeln!(out, "  {} = {}", number.name, number.text);
         }
+        if let Some(most) = &fix.saves_at_most_text {
+            let _ = writeln!(
+                out,
+                "  the estimate, where this fix is shown, is at most {most}"
+            );
+        }
         write_inputs(&mut out, &fix.inputs);
         if !fix.why.is_empty() {
             let _ = writeln!(out, "  why: {}", fix.why);
@@ -229,6 +235,10 @@ pub fn to_json(active: &ActiveRule) -> Json {
             "derived": i.derived.iter().map(|d| (d.name.clone(), json!(d.text))).collect::<serde_json::Map<_, _>>(),
             "inputs": i.inputs.iter().chain(i.optional.iter()).map(|(k, c)| (k.clone(), json!(c.iter().map(candidate_text).collect::<Vec<_>>()))).collect::<serde_json::Map<_, _>>(),
         })).collect::<Vec<_>>(),
+        "fixes_save_at_most": rule.fixes.iter().filter_map(|f| Some(json!({
+            "when": f.when_text,
+            "saves_at_most": f.saves_at_most_text.as_ref()?,
+        }))).collect::<Vec<_>>(),
         "fix_clauses": rule.fix_clauses.iter().map(|c| json!({
             "name": c.name,
             "when": c.when_text,

@@ -305,6 +305,12 @@ pub struct Fix {
     pub derived: Vec<DerivedNumber>,
     /// Where the numbers' model comes from.
     pub why: String,
+    /// The most the fix saves, a share of the kernel's time, over the same
+    /// names as its numbers: where it is under the estimate, the estimate
+    /// is it (`saves_at_most`).
+    pub saves_at_most: Option<Expr>,
+    /// `saves_at_most` as written, for `explain`.
+    pub saves_at_most_text: Option<String>,
     /// The condition as written, for `explain`.
     pub when_text: Option<String>,
     /// The clauses it adds where theirs hold, in order: indexes into the

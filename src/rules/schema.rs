@@ -316,6 +316,11 @@ pub(super) struct RawFix {
     /// The pack's `[fix_clauses]` this fix adds where theirs hold.
     #[serde(default)]
     pub(super) clauses: Vec<Spanned<String>>,
+    /// The most this fix saves, a share of the kernel's time: where the
+    /// fix is the one shown and this is under the estimate, it is the
+    /// estimate.
+    #[serde(default)]
+    pub(super) saves_at_most: Option<Spanned<String>>,
     #[serde(default)]
     pub(super) why: String,
 }

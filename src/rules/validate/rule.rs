@@ -431,11 +431,17 @@ impl Validator<'_> {
             &mut own,
         )?;
         let text = self.template(&raw.text, &own)?;
+        let saves_at_most = match &raw.saves_at_most {
+            Some(most) => Some(self.expression(most, &own, Type::Number)?),
+            None => None,
+        };
         Some(Fix {
             when,
             text,
             inputs,
             derived,
+            saves_at_most,
+            saves_at_most_text: raw.saves_at_most.as_ref().map(|m| m.get_ref().clone()),
             why: raw.why.clone(),
             when_text: raw.when.as_ref().map(|w| w.get_ref().clone()),
             clauses,
