@@ -19,7 +19,7 @@ use super::finding::Finding;
 use super::next_run::{NextRun, next_run};
 use super::pack::FIX_ESTIMATE_NAMES;
 use super::rule::{Analysis, Fix};
-use super::{constant_reloads, impact, narrow_conversions, template};
+use super::{constant_reloads, impact, narrow_conversions};
 use crate::memory_model::{
     GlobalPattern, SECTOR, WARP, global_pattern, global_pattern_of_lanes, sass_address,
     sass_instruction, sass_width, threads_per_wavefront, wavefronts_ideal, ways_from_ratio,
@@ -91,33 +91,9 @@ pub(super) fn apply(
         }
         finding.fix = Some(rendered.text);
         if let Some(most) = rendered.saves_at_most {
-            hold_to_what_the_fix_saves(finding, active, most);
+            impact::hold_to_what_the_fix_saves(finding, active, most);
         }
     }
-}
-
-/// Lowers the estimate to the most the shown fix saves (`saves_at_most`,
-/// a share of the kernel's time) where that is less, and judges the
-/// finding's worth again.
-fn hold_to_what_the_fix_saves(finding: &mut Finding, active: &ActiveRule, most: f64) {
-    let estimate = &mut finding.estimate;
-    let Some(speedup) = estimate.speedup.filter(|s| most.clamp(0.0, 1.0) < *s) else {
-        return;
-    };
-    let most = most.clamp(0.0, 1.0);
-    estimate.speedup = Some(most);
-    estimate.saved_ns = estimate.kernel_ns.map(|ns| ns * most);
-    if let Some(ceiling) = &mut estimate.ceiling {
-        ceiling.speedup = ceiling.speedup.max(most);
-    }
-    if let Some(basis) = &mut estimate.basis {
-        basis.push_str(&format!(
-            ", held to what its fix saves: {} of the kernel's time, not {}",
-            template::format_number(most, template::Format::Percent(1)),
-            template::format_number(speedup, template::Format::Percent(1)),
-        ));
-    }
-    impact::apply_threshold(finding, active);
 }
 
 /// Where a line's shared accesses differ (a column read beside a

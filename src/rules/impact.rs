@@ -2,7 +2,8 @@
 //! it the waste costs, as the rule's `[[rule.impact]]` estimates it (the
 //! busy fraction of the unit the waste loads times the waste's share of
 //! that unit's traffic, as Nsight Compute's memory rules estimate their
-//! speedups). A finding under its rule's `min_speedup` is a note.
+//! speedups), held to the most the fix shown saves where the fix says
+//! (`saves_at_most`). A finding under its rule's `min_speedup` is a note.
 
 use super::engine::{Context, resolve};
 use super::expr::Outcome;
@@ -176,4 +177,29 @@ pub(super) fn apply_threshold(finding: &mut Finding, active: &ActiveRule) {
         )),
     }
     finding.severity = Severity::Note;
+}
+
+/// Lowers a finding's estimate to the most the fix it shows saves (the
+/// fix's `saves_at_most`, a share of the kernel's time) where that is
+/// less, says so in its basis, and judges its worth again.
+pub(super) fn hold_to_what_the_fix_saves(finding: &mut Finding, active: &ActiveRule, most: f64) {
+    let most = most.clamp(0.0, 1.0);
+    let estimate = &mut finding.estimate;
+    let Some(speedup) = estimate.speedup.filter(|s| most < *s) else {
+        return;
+    };
+    estimate.speedup = Some(most);
+    estimate.saved_ns = estimate.kernel_ns.map(|ns| ns * most);
+    if let Some(ceiling) = &mut estimate.ceiling {
+        ceiling.speedup = ceiling.speedup.max(most);
+    }
+    let percent = |share: f64| template::format_number(share, template::Format::Percent(1));
+    if let Some(basis) = &mut estimate.basis {
+        basis.push_str(&format!(
+            ", held to what its fix saves: {} of the kernel's time, not {}",
+            percent(most),
+            percent(speedup)
+        ));
+    }
+    apply_threshold(finding, active);
 }
