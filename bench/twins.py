@@ -126,7 +126,7 @@ def fixed_rows_a_pass(name):
     raw = rows(os.path.join(DIR, f"{name}.raw.csv.xz"))
     grid, block = raw[0].index("launch__grid_size"), raw[0].index("launch__block_size")
     threads = [number(r[grid]) * number(r[block]) for r in raw[2:]]
-    busiest, function, files, header, seen = [], None, set(), None, set()
+    busiest, function, files, executed, seen = [], None, set(), None, set()
     for row in rows(os.path.join(DIR, f"{name}_fixed.source.csv.xz")):
         if not row:
             continue
@@ -141,12 +141,11 @@ def fixed_rows_a_pass(name):
             function = row[1]
             files.add(path)
         elif row[0] == "Line No":
-            header = row
-        elif header and len(row) > 3 and row[2].startswith("0x") and row[2] not in seen:
+            executed = row.index("Instructions Executed")
+        elif executed is not None and len(row) > 3 and row[2].startswith("0x") and row[2] not in seen:
             seen.add(row[2])
             if any(word.startswith("LDG") for word in row[3].split()):
-                executed = number(row[header.index("Instructions Executed")])
-                busiest[-1] = max(busiest[-1], executed)
+                busiest[-1] = max(busiest[-1], number(row[executed]))
     assert len(busiest) == len(threads), f"{name}: {len(busiest)} launches on the fixed source page, {len(threads)} kernels"
     return [t / b if b else 0.0 for t, b in zip(threads, busiest)]
 

@@ -145,7 +145,6 @@ pub(super) fn apply_threshold(finding: &mut Finding, active: &ActiveRule) {
     if speedup >= least || finding.severity == Severity::Note {
         return;
     }
-    let percent = |share: f64| template::format_number(share, template::Format::Percent(1));
     let gates = active.params.get(CEILING_GATES).is_some_and(|&g| g >= 1.0);
     let ceiling = finding
         .estimate
@@ -190,10 +189,6 @@ pub(super) fn hold_to_what_the_fix_saves(finding: &mut Finding, active: &ActiveR
     };
     estimate.speedup = Some(most);
     estimate.saved_ns = estimate.kernel_ns.map(|ns| ns * most);
-    if let Some(ceiling) = &mut estimate.ceiling {
-        ceiling.speedup = ceiling.speedup.max(most);
-    }
-    let percent = |share: f64| template::format_number(share, template::Format::Percent(1));
     if let Some(basis) = &mut estimate.basis {
         basis.push_str(&format!(
             ", held to what its fix saves: {} of the kernel's time, not {}",
@@ -202,4 +197,9 @@ pub(super) fn hold_to_what_the_fix_saves(finding: &mut Finding, active: &ActiveR
         ));
     }
     apply_threshold(finding, active);
+}
+
+/// A share as the report prints it: a percentage to one decimal.
+fn percent(share: f64) -> String {
+    template::format_number(share, template::Format::Percent(1))
 }
