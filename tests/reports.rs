@@ -152,11 +152,13 @@ fn a_details_page_missing_a_metric_its_sections_collect_points_at_the_raw_page()
     // Thirteen atomics kernels profiled with --set full (fixtures/twins,
     // ncu 2025.3.1): the details page prints the L2 slices' average atomic
     // unit alone, the raw page also the busiest slice's, which
-    // atomic-contention reads.
+    // atomic-contention reads. Four kernels' atomic sectors fit in one
+    // slice's cycles, and their share of them stands in for it; the other
+    // nine span several slices.
     let details = fixture("twins/launch_atomics3.details.csv.xz");
     let text = stdout(&ncu_lint(&["check", &details]));
     assert!(
-        text.contains("skipped for lack of data on every kernel: atomic-contention"),
+        text.contains("skipped for lack of data: atomic-contention (9 of 13 kernels)"),
         "{text}"
     );
     assert!(
