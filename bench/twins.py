@@ -94,7 +94,11 @@ LAUNCH_TARGETS = {
 # which counts a fix with several rows in flight (rows.cu's row_sum and
 # embed, walks_blind2.cu's row_norm4). Where the fixed build's SASS reads
 # two rows or more a pass (fixed_rows_a_pass: nvcc unrolled the loop over
-# rows), its fix keeps rows in flight and the estimate judges it.
+# rows), its fix keeps rows in flight and the estimate judges it. The
+# estimate's fix packs rows under 512 bytes into each of a warp's loads;
+# a fixed build whose busiest load reads a row's bytes or fewer a warp
+# (a warp a row, lanes idle) is judged against `rows_in_flight_unpacked_share`
+# (one_row_a_load).
 ROW_AT_A_TIME = {
     "rows_heldout": {
         "void layernorm_rows<768>": "lane", "void softmax_rows<1024>": "lane", "void row_scale<512>": "lane",
@@ -115,14 +119,26 @@ ROW_AT_A_TIME = {
 ROW_NORM_READS = {"0": "lane", "1": "wide"}
 
 
+def load_bytes(mnemonic):
+    """The bytes a lane loads with one SASS load (LDG.E.128: 16)."""
+    parts = mnemonic.split(".")
+    for size, nbytes in (("128", 16), ("64", 8), ("U16", 2), ("S16", 2), ("U8", 1), ("S8", 1)):
+        if size in parts:
+            return nbytes
+    return 4
+
+
 def fixed_rows_a_pass(name):
     """For each launch of a built-twice set, the rows a pass of its fixed
-    build's loop reads: the threads the as-is build launched (a row each)
-    over the executions of the fixed build's most executed global load, on
-    its source page's SASS. Where nvcc unrolled a fix's loop over rows
-    (four rows' loads a pass, as row_round_trip.sass.txt shows), the fix
-    keeps rows in flight whatever its source says: 4 there, 1 for a row a
-    pass, under 1 where a row takes several."""
+    build's loop reads and the bytes a warp's load of them reads: the
+    threads the as-is build launched (a row each) over the executions of
+    the fixed build's most executed global load, on its source page's SASS,
+    and that load's bytes a lane times its lanes that ran. Where nvcc
+    unrolled a fix's loop over rows (four rows' loads a pass, as
+    row_round_trip.sass.txt shows), the fix keeps rows in flight whatever
+    its source says: 4 there, 1 for a row a pass, under 1 where a row takes
+    several. A load of a row's bytes or fewer reads one row; a fix that
+    packs rows under 512 bytes reads several with each."""
     raw = rows(os.path.join(DIR, f"{name}.raw.csv.xz"))
     grid, block = raw[0].index("launch__grid_size"), raw[0].index("launch__block_size")
     threads = [number(r[grid]) * number(r[block]) for r in raw[2:]]
@@ -136,18 +152,33 @@ def fixed_rows_a_pass(name):
             # A launch's page lists its source files in turn; a file seen
             # again, or another function, starts the next launch.
             if row[1] != function or path in files:
-                busiest.append(0)
+                busiest.append((0, 0))
                 files, seen = set(), set()
             function = row[1]
             files.add(path)
         elif row[0] == "Line No":
             executed = row.index("Instructions Executed")
+            lanes = row.index("Avg. Predicated-On Threads Executed")
         elif executed is not None and len(row) > 3 and row[2].startswith("0x") and row[2] not in seen:
             seen.add(row[2])
-            if any(word.startswith("LDG") for word in row[3].split()):
-                busiest[-1] = max(busiest[-1], number(row[executed]))
+            words = row[3].split()
+            load = next((w for w in words if w.startswith("LDG")), None)
+            if load and number(row[executed]) > busiest[-1][0]:
+                busiest[-1] = (number(row[executed]), number(row[lanes]) * load_bytes(load))
     assert len(busiest) == len(threads), f"{name}: {len(busiest)} launches on the fixed source page, {len(threads)} kernels"
-    return [t / b if b else 0.0 for t, b in zip(threads, busiest)]
+    return [(t / b if b else 0.0, warp_bytes) for t, (b, warp_bytes) in zip(threads, busiest)]
+
+
+def one_row_a_load(values, fixed_warp_bytes):
+    """Whether a row-walk finding's twin reads one row with each of a warp's
+    loads where the estimate's fix packs several rows under 512 bytes into
+    one (row_pack): such a twin is judged against what `check` says a fix
+    of a warp a row, four rows in flight, saves (its
+    `rows_in_flight_unpacked_share`)."""
+    if values.get("rows_in_flight_unpacked_share") is None or (values.get("row_pack") or 1) <= 1:
+        return False
+    row_bytes = values["requests_per_warp"] * values["access_bytes"]
+    return fixed_warp_bytes <= row_bytes
 
 
 def row_at_a_time(set_name, short):
@@ -256,12 +287,15 @@ def lint(raw, source, rules, only=None, set_name=None):
         where = finding.get("location") or {}
         place = (rid, where.get("file"), where.get("line"))
         saved_ns = impact.get("saved_ns") or 0.0
+        values = finding.get("values") or {}
         reads = row_at_a_time(set_name, short)
-        if reads and rows_a_pass[rid] >= 2:
+        if reads and rows_a_pass[rid][0] >= 2:
             reads = None
-        share = (finding.get("values") or {}).get(f"row_at_a_time_{reads}_share") if reads else None
+        share = values.get(f"row_at_a_time_{reads}_share") if reads else None
         if share is not None:
             saved_ns = share * (impact.get("kernel_ns") or 0.0)
+        elif rows_a_pass and one_row_a_load(values, rows_a_pass[rid][1]):
+            saved_ns = min(saved_ns, values["rows_in_flight_unpacked_share"] * (impact.get("kernel_ns") or 0.0))
         best[place] = max(best.get(place, 0.0), saved_ns)
     saved = {}
     for (rid, _, _), ns in best.items():
