@@ -1850,6 +1850,48 @@ fn a_row_walk_fix_says_what_a_row_at_a_time_saves() {
 }
 
 #[test]
+fn a_short_row_a_thread_reads_whole_is_told_to_pack_rows_into_a_warps_loads() {
+    // walks_blind7.cu: rows of 16 floats (64 bytes), a thread a row on 48
+    // blocks; packed four lanes a row, eight rows a load, the fix saved 21%,
+    // where a warp a row (walks_blind6.cu, the same kernel and grid) ran 82%
+    // slower. A row under 32 elements was told to make its index
+    // unit-stride; the SASS shows each thread reading its row as one run.
+    let short = load_finding(
+        "walks_blind7",
+        "raw",
+        "void row_absmax_packed<float, 16, 4>",
+    );
+    assert_eq!(short["values"]["contiguous_bytes"], 64.0);
+    assert_eq!(short["values"]["row_pack"], 8.0);
+    assert_eq!(short["values"]["rows_in_flight_unpacked_share"], 0.0);
+    let fix = short["fix"].as_str().unwrap();
+    assert!(
+        fix.contains("a row of 64 bytes fills 4 lanes' 16-byte loads: give each row 4 lanes, 8 rows to each of a warp's loads"),
+        "{fix}"
+    );
+
+    // Triton's tl.load(x_ptr + 2 * offs): each thread's elements are 8
+    // bytes apart, no run of its own, so the index is what to fix.
+    let doc = check_json(&["--ignore", "launch/*", &fixture("triton/triton.ncu-rep.xz")]);
+    let strided = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| {
+            f["rule"] == "global-load-efficiency" && f["kernel"]["name"] == "load_stride2_f32"
+        })
+        .unwrap();
+    assert!(strided["values"]["contiguous_bytes"].is_null());
+    let fix = strided["fix"].as_str().unwrap();
+    assert!(
+        fix.ends_with(
+            "make the index unit-stride, or stage the access through shared memory (a transpose)"
+        ),
+        "{fix}"
+    );
+}
+
+#[test]
 fn a_row_walk_estimate_is_held_to_what_a_fix_with_rows_in_flight_saves() {
     // walks_blind.cu's row_norm<float, 64, 1>: rows of 256 bytes on 256
     // blocks, whose fixed build reads four rows a pass, a warp a row, saved
