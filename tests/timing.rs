@@ -76,11 +76,16 @@ fn each_fixed_kernel_shows_its_time_before_and_after_beside_the_estimate() {
     assert_eq!(walk["agrees"], true);
     // Two 16-byte loads 32 bytes apart: the L1 serves the second, and the
     // fix changes nothing measurable.
+    // Its busiest L1, 32% busy over the elapsed cycles and 34% over its
+    // SM's own, is just past the latency knee: said at 1.1 µs of 46, where
+    // the fix changed nothing measurable: more than the 2% of the kernel's
+    // time an estimate may be off by.
     let pair = kernel(&doc, "vec_pair");
     assert_eq!(pair["verdict"], "unchanged");
+    assert_eq!(pair["agrees"], false);
     let summary = &doc["timing"]["summary"];
     assert_eq!(summary["judged"], 9);
-    assert_eq!(summary["agree"], 9);
+    assert_eq!(summary["agree"], 8);
     assert!(summary["saved_ns"].as_f64().unwrap() > 3.0e6);
     let conditions = &doc["timing"]["base"];
     assert_eq!(conditions["gpus"][0], "NVIDIA H200");

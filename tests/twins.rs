@@ -27,7 +27,7 @@ const WITHIN: f64 = 1.5;
 const NEAR: f64 = 0.02;
 
 /// Pairs whose estimate disagrees with the measured saving, and why.
-const DISAGREE: [(&str, &str, &str); 100] = [
+const DISAGREE: [(&str, &str, &str); 109] = [
     (
         "twins",
         "masked_half",
@@ -480,28 +480,23 @@ const DISAGREE: [(&str, &str, &str); 100] = [
     ),
     (
         "walks_blind7",
-        "void row_absmax_packed<float, 16, 4>",
-        "held out (an H100): 64-byte rows on 48 blocks, fixed four lanes a row, eight rows a load: 0.8 of 3.9 us (21%) saved, none said from the raw page (1.1 us from the details page)",
+        "void row_absmax_packed<double, 16, 4>",
+        "held out (an H100): 128-byte rows of doubles on 132 blocks, fixed eight lanes a row, four rows a load: 0.6 of 5.2 us (12%) saved, 1.4 said (2.24x) with the busiest L1 judged over its SM's active cycles (0.5, 0.82x, over the elapsed ones)",
     ),
     (
         "walks_blind7",
         "void row_absmax_packed<float, 24, 4>",
-        "held out (an H100): 96-byte rows on 8 blocks, fixed eight lanes a row (six reading), four rows a load: 0.3 of 3.9 us (8%) saved, 0.1 said (0.20x)",
+        "held out (an H100): 96-byte rows on 8 blocks, fixed eight lanes a row (six reading), four rows a load: 0.3 of 3.9 us (8%) saved, 0.8 said (2.58x; 0.1 over the elapsed cycles)",
     ),
     (
         "walks_blind8",
         "void row_absmax_packed<float, 16, 4>",
-        "held out (an H100): 64-byte rows on 16 blocks, packed four lanes a row: 0.7 of 3.7 us (20%) saved, none said (the busiest L1 27% of the elapsed cycles, half of which were the launch's ramp)",
-    ),
-    (
-        "walks_blind8",
-        "void row_absmax_packed<float, 16, 4>",
-        "held out (an H100): 64-byte rows on 96 blocks: 0.7 of 4.1 us (17%) saved, none said",
+        "held out (an H100): 64-byte rows on 96 blocks: 0.7 of 4.1 us (17%) saved, 1.1 said (1.65x; none over the elapsed cycles)",
     ),
     (
         "walks_blind8",
         "void row_absmax_packed<float, 16, 2>",
-        "held out (an H100): 64-byte rows on 32 blocks, two loads in flight: 0.3 of 3.8 us (8%) saved, none said",
+        "held out (an H100): 64-byte rows on 32 blocks, two loads in flight: 0.3 of 3.8 us (8%) saved, 1.1 said (3.46x; none over the elapsed cycles): with two passes in flight the fixed rows still wait on their round trips",
     ),
     (
         "walks_blind8",
@@ -511,12 +506,7 @@ const DISAGREE: [(&str, &str, &str); 100] = [
     (
         "walks_blind8",
         "void row_absmax_packed<float, 24, 4>",
-        "held out (an H100): 96-byte rows on 32 blocks: 0.3 of 4.0 us (8%) saved, 0.04 said (0.11x)",
-    ),
-    (
-        "walks_blind8",
-        "void row_absmax_packed<double, 8, 4>",
-        "held out (an H100): 64-byte rows of doubles on 66 blocks: 0.2 of 3.5 us (6%) saved, none said",
+        "held out (an H100): 96-byte rows on 32 blocks: 0.3 of 4.0 us (8%) saved, 0.7 said (2.19x; 0.04 over the elapsed cycles)",
     ),
     (
         "walks_blind8",
@@ -524,54 +514,74 @@ const DISAGREE: [(&str, &str, &str); 100] = [
         "held out (an H100): 192-byte rows on 48 blocks: 2.0 of 7.1 us (28%) saved, 1.3 said (0.64x)",
     ),
     (
-        "walks_blind8",
-        "void row_absmax_packed<float, 16, 4>",
-        "held out (an H100): 64-byte rows on 264 blocks, two an SM: 1.4 of 5.7 us (24%) saved, 0.5 said (0.33x)",
+        "rows",
+        "void row_sum<16>",
+        "64-byte rows on 16 blocks: 0.1 of 3.2 us (4%) saved by four lanes a row, 0.5 said (4.10x; 0.1 when the busiest L1 was judged over the elapsed cycles, two fifths of which were the launch's ramp)",
+    ),
+    (
+        "gathers_blind",
+        "gather3",
+        "held out: the lab's register_nospill on 132 blocks, 2.5 us: 0.1 us (3%) saved at unit stride, none said (the busiest L1 6% busy over its SM's active cycles); 2% of the kernel is 50 ns",
+    ),
+    (
+        "gathers_blind",
+        "gather3",
+        "held out: the same on 1,056 blocks, 3.4 us: 0.2 us (5%) saved, none said (the busiest L1 29% busy over its SM's active cycles, under the latency knee; the L2's port under it too)",
+    ),
+    (
+        "gathers_blind",
+        "gather3",
+        "held out: the same on 16,384 blocks, 19.6 us: 4.8 us (25%) saved, 2.7 said (0.55x; 2.1, 0.43x, over the elapsed cycles)",
+    ),
+    (
+        "walks_blind9",
+        "void row_absmax_packed<float, 16, 1>",
+        "held out (an H100), written after the busiest L1 was judged over its SM's active cycles: 64-byte rows on 32 blocks whose fix packs eight rows a load but keeps one pass in flight ran 0.5 of 3.8 us (14%) slower, 1.2 said: the estimate counts the fix its text gives, four loads in flight a warp, and the thread a row it replaces had its row's four loads in flight",
+    ),
+    (
+        "walks_blind9",
+        "void row_absmax_packed<float, 16, 2>",
+        "held out (an H100): 64-byte rows on 132 blocks, two passes in flight: 0.3 of 4.3 us (8%) saved, 1.0 said (3.01x; none over the elapsed cycles), as walks_blind8.cu's on 32 blocks",
+    ),
+    (
+        "walks_blind9",
+        "void row_absmax_packed<float, 24, 2>",
+        "held out (an H100): 96-byte rows on 64 blocks, two passes in flight: 0.5 of 4.2 us (12%) slower, 0.8 said",
+    ),
+    (
+        "walks_blind9",
+        "void row_absmax_packed<float, 24, 4>",
+        "held out (an H100): 96-byte rows on 132 blocks, four passes in flight (six of eight lanes reading): 0.4 of 4.7 us (9%) saved, 0.8 said (1.82x; none over the elapsed cycles)",
+    ),
+    (
+        "walks_blind9",
+        "void row_absmax_packed<double, 16, 2>",
+        "held out (an H100): 128-byte rows of doubles on 264 blocks, two passes in flight: 1.2 of 7.5 us (16%) saved, 3.0 said (2.53x; 2.0, 1.70x, over the elapsed cycles)",
+    ),
+    (
+        "walks_blind9",
+        "void row_absmax_packed<float, 8, 4>",
+        "held out (an H100): 32-byte rows on 16 blocks: nothing measurable saved of 3.0 us, 0.1 said, past the 60 ns that 2% of the kernel is",
+    ),
+    (
+        "walks_blind9",
+        "gather3",
+        "held out (an H100): the lab's register_nospill on 528 blocks, 3.4 us: 0.2 us (5%) saved at unit stride, none said (the busiest L1 under the latency knee over its SM's active cycles), as gathers_blind.cu's on 1,056",
+    ),
+    (
+        "walks_blind9",
+        "gather3",
+        "held out (an H100): the same on 2,048 blocks, 5.3 us: 0.8 us (15%) saved, 0.2 said (0.19x; none over the elapsed cycles)",
     ),
 ];
 
 /// Pairs whose fix saved 5% or more of the kernel's time while every
 /// finding of the kernel is a note, by set, result ID and kernel, and why. A
 /// listed pair that comes to fail the gate fails the test, as a new one
-/// does.
-const NOTES_WORTH_MORE: [(&str, u64, &str, &str); 6] = [
-    (
-        "walks_blind7",
-        0,
-        "void row_absmax_packed<float, 16, 4>",
-        "held out (an H100): 64-byte rows a thread a row on 48 blocks, a 3.7 us kernel: the packed fix saved 21%, and the memory pack says 0% (the L2's port 12% busy, under the latency knee; the walk's term keeps nothing), a note; the launch pack's small-grid warns at 1.3 us, whose fix text (a warp a row) made the same rows 82% slower in walks_blind6.cu",
-    ),
-    (
-        "walks_blind8",
-        0,
-        "void row_absmax_packed<float, 16, 4>",
-        "held out (an H100): 64-byte rows a thread a row on 16 blocks, a 3.7 us kernel whose launch ramp is half its time: the packed fix saved 20%, 0% said (the busiest L1 under the latency knee over the elapsed cycles)",
-    ),
-    (
-        "walks_blind8",
-        1,
-        "void row_absmax_packed<float, 16, 4>",
-        "held out (an H100): 64-byte rows on 96 blocks, 4.1 us: the packed fix saved 17%, 0% said",
-    ),
-    (
-        "walks_blind8",
-        2,
-        "void row_absmax_packed<float, 16, 2>",
-        "held out (an H100): 64-byte rows on 32 blocks, two loads in flight, 3.8 us: 8% saved, 0% said",
-    ),
-    (
-        "walks_blind8",
-        4,
-        "void row_absmax_packed<float, 24, 4>",
-        "held out (an H100): 96-byte rows on 32 blocks, 4.0 us: 8% saved, 0.1% said",
-    ),
-    (
-        "walks_blind8",
-        7,
-        "void row_absmax_packed<double, 8, 4>",
-        "held out (an H100): 64-byte rows of doubles on 66 blocks, 3.5 us: 6% saved, 0% said",
-    ),
-];
+/// does. None since the busiest L1 is judged over its SM's active cycles:
+/// walks_blind7.cu's and walks_blind8.cu's short rows on small grids, whose
+/// packed fixes saved 6-21%, were notes at 0% before.
+const NOTES_WORTH_MORE: [(&str, u64, &str, &str); 0] = [];
 
 fn csv_rows(relative: &str) -> Vec<csv::StringRecord> {
     let text = xz_text(&fixture(relative));
@@ -1730,8 +1740,10 @@ fn a_held_out_set_judges_short_rows_packed_into_a_warps_loads() {
     // Committed before it was measured (on an H100): rows of 64 to 256
     // bytes, a thread a row, fixed with a row's 16-byte loads over a power
     // of two of lanes, so each load reads several rows. 6 of 8 agree
-    // (Nsight Compute's 4); the two misses are grids of 48 and 8 blocks
-    // whose kernels ran 3.9 us, under by 0.3-0.8 us.
+    // (Nsight Compute's 4): 96-byte rows on 8 blocks and 128-byte rows of
+    // doubles on 132, whose fixes saved 8% and 12%, are said at 2.2-2.6x
+    // since the busiest L1 is judged over its SM's active cycles (under
+    // by 0.3-0.8 us on 8 and 48 blocks before).
     assert_judged("walks_blind7", built_twice("walks_blind7"), 8);
 }
 
@@ -1740,11 +1752,44 @@ fn a_held_out_set_judges_short_walks_whose_launch_ramp_is_half_their_time() {
     // Committed before it was measured (on an H100), and before the
     // short-row fix's change: rows of 32 to 512 bytes, a thread a row, on 8
     // to 264 blocks, kernels of 3 to 20 us, fixed by packing rows into a
-    // warp's loads (a warp a row from 512 bytes). 5 of 13 agree from the
+    // warp's loads (a warp a row from 512 bytes). 5 of 13 agreed from the
     // raw page (Nsight Compute's 4): rows of 32 to 96 bytes and of 192,
     // whose fixes saved 2-28%, were said at 0-0.64x, five of them notes for
-    // fixes of 6-20%; rows of 128, 256 and 512 bytes agree.
+    // fixes of 6-20%. With the busiest L1 judged over its SM's active
+    // cycles (a model written before this set was measured), 8 agree and
+    // none of them is a note; 64- and 96-byte rows on 32 and 96 blocks are
+    // over (1.65-3.46x), 32-byte rows under (0.02x, 2% saved), 192-byte
+    // rows under (0.64x).
     assert_judged("walks_blind8", built_twice("walks_blind8"), 13);
+}
+
+#[test]
+fn a_held_out_set_judges_gathers_whose_l1_hits_are_re_reads() {
+    // Committed before it was measured (on an H200), and before any
+    // estimate judged the L1 over its SMs' active cycles: structures of
+    // three floats read a field at a time, fixed with three arrays (the L1
+    // serves the fields the first load wasted: no fix saved over 2%, and
+    // five ran slower), and the lab's register_nospill gather, fixed at
+    // unit stride, on 16 blocks to four waves. 10 of 13 agree (9 over the
+    // elapsed cycles; Nsight Compute's 0): the lab's own grid, 1.0 of 6.7
+    // us saved, is said at 0.7 (0.1 before); the gather on 132 and 1,056
+    // blocks saved 3-5% with its busiest L1 under the latency knee, and on
+    // 16,384 it is under (0.55x).
+    assert_judged("gathers_blind", built_twice("gathers_blind"), 13);
+}
+
+#[test]
+fn a_held_out_set_judges_short_rows_and_gathers_on_grids_between() {
+    // Committed before it was measured (on an H100), after the busiest L1
+    // came to be judged over its SM's active cycles: short rows a thread a
+    // row on grids and passes in flight no set measured, fixed packed as
+    // walks_blind7.cu's, and the lab's gather and the structures of three
+    // floats on grids between gathers_blind.cu's. 5 of 13 agree (7 over
+    // the elapsed cycles; Nsight Compute's 1): packed fixes with one or two
+    // passes in flight saved 8% or ran 12-14% slower where 0.8-3.0 us are
+    // said for the fix with four; the gather on 528 and 2,048 blocks, 5%
+    // and 15% saved, is said at 0.0-0.2 us.
+    assert_judged("walks_blind9", built_twice("walks_blind9"), 13);
 }
 
 #[test]
@@ -2001,7 +2046,7 @@ fn a_row_walk_estimate_is_held_to_what_a_fix_with_rows_in_flight_saves() {
     assert!((12_000.0..13_000.0).contains(&saved), "{saved}");
     let basis = finding["impact"]["basis"].as_str().unwrap();
     assert!(
-        basis.ends_with(", held to what its fix saves: 63.3% of the kernel's time, not 68.7%"),
+        basis.ends_with(", held to what its fix saves: 63.3% of the kernel's time, not 78.8%"),
         "{basis}"
     );
     assert_eq!(finding["severity"], "warning");
