@@ -27,7 +27,7 @@ const WITHIN: f64 = 1.5;
 const NEAR: f64 = 0.02;
 
 /// Pairs whose estimate disagrees with the measured saving, and why.
-const DISAGREE: [(&str, &str, &str); 109] = [
+const DISAGREE: [(&str, &str, &str); 113] = [
     (
         "twins",
         "masked_half",
@@ -471,7 +471,7 @@ const DISAGREE: [(&str, &str, &str); 109] = [
     (
         "rows",
         "void row_sum<16>",
-        "64-byte rows on 16 blocks: 0.1 of 3.2 us (4%) saved by four lanes a row, 0.5 said (4.10x; 0.1 when the busiest L1 was judged over the elapsed cycles, two fifths of which were the launch's ramp)",
+        "64-byte rows on 16 blocks: 0.1 of 3.2 us (4%) saved by four lanes a row, 0.4 said (3.47x; 0.1 when the busiest L1 was judged over the elapsed cycles, two fifths of which were the launch's ramp)",
     ),
     (
         "gathers_blind",
@@ -491,27 +491,32 @@ const DISAGREE: [(&str, &str, &str); 109] = [
     (
         "walks_blind6",
         "void row_absmax<double, 32, 4>",
-        "held out (an H100): 256-byte rows of doubles a thread a row on 396 blocks, fixed a warp a row with four rows in flight: 2.6 of 16.5 us (16%) saved, 3.9 said (1.51x)",
+        "held out (an H100): 256-byte rows of doubles a thread a row on 396 blocks, fixed a warp a row with four rows in flight: 2.6 of 16.5 us (16%) saved, 3.9 said (1.52x)",
     ),
     (
         "walks_blind6",
         "void row_absmax<float, 32, 4>",
-        "held out (an H100): 128-byte rows a thread a row on 264 blocks, fixed a warp a row with four rows in flight: 3.4 of 11.6 us (29%) saved, 1.1 said (0.33x; 1.8 with the fix held to an empty kernel's launch)",
+        "held out (an H100): 128-byte rows a thread a row on 264 blocks, fixed a warp a row with four rows in flight: 3.4 of 11.6 us (29%) saved, 2.1 said (0.63x; 1.1 at 238 ns a load)",
     ),
     (
-        "walks_blind7",
-        "void row_absmax_packed<double, 16, 4>",
-        "held out (an H100): 128-byte rows of doubles on 132 blocks, fixed eight lanes a row, four rows a load: 0.6 of 5.2 us (12%) saved, 0.9 said (1.53x)",
+        "walks_blind6",
+        "void row_absmax<double, 128, 4>",
+        "held out (an H100): 1 KB rows of doubles on 32 blocks, fixed a warp a row, two loads a lane: 6.6 of 19.7 us (33%) saved, 11.3 said (1.73x; 9.1, 1.39x, at 238 ns a load): the fit's loads are of up to 512 bytes, and this fix's took 350 ns a row",
     ),
     (
         "walks_blind7",
         "void row_absmax_packed<float, 48, 4>",
-        "held out (an H100): 192-byte rows on 100 blocks, fixed sixteen lanes a row (twelve reading), two rows a load: 1.9 of 7.4 us (26%) saved, 0.7 said (0.35x): held to the launch's ramp and sixteen passes a warp at the probe's 238 ns or more, which the fixed build ran faster",
+        "held out (an H100): 192-byte rows on 100 blocks, fixed sixteen lanes a row (twelve reading), two rows a load: 1.9 of 7.4 us (26%) saved, 1.1 said (0.57x; 0.7 at 238 ns a load): the fit takes its fixed build's work, 3.3 us, at 1.17 times",
+    ),
+    (
+        "walks_blind7",
+        "void row_absmax_packed<float, 24, 4>",
+        "held out (an H100): 96-byte rows on 8 blocks: 0.3 of 3.9 us (8%) saved, 0.5 said (1.71x; 0.4, 1.10x, at 238 ns a load); 2% of the kernel is 80 ns",
     ),
     (
         "walks_blind8",
         "void row_absmax_packed<float, 16, 2>",
-        "held out (an H100): 64-byte rows on 32 blocks, two loads in flight: 0.3 of 3.8 us (8%) saved, 0.7 said (2.27x): with two passes in flight, not the four the fix's text gives, the fixed rows still wait on their round trips",
+        "held out (an H100): 64-byte rows on 32 blocks, two loads in flight: 0.3 of 3.8 us (8%) saved, 0.6 said (1.89x): with two passes in flight, not the four the fix's text gives, the fixed rows still wait on their round trips",
     ),
     (
         "walks_blind8",
@@ -520,18 +525,18 @@ const DISAGREE: [(&str, &str, &str); 109] = [
     ),
     (
         "walks_blind8",
-        "void row_absmax_packed<float, 48, 4>",
-        "held out (an H100): 192-byte rows on 48 blocks: 2.0 of 7.1 us (28%) saved, 0.8 said (0.42x), as walks_blind7.cu's on 100",
+        "void row_absmax_packed<double, 8, 4>",
+        "held out (an H100): 64-byte rows of doubles on 66 blocks: 0.2 of 3.5 us (6%) saved, 0.1 said (0.42x; 0.3 at 238 ns a load): the as-is profile ran 96 ns shorter than the runs' median, and its ramp 40 ns longer than the fixed build's",
     ),
     (
         "walks_blind9",
         "void row_absmax_packed<float, 16, 1>",
-        "held out (an H100), written after the busiest L1 was judged over its SM's active cycles: 64-byte rows on 32 blocks whose fix packs eight rows a load but keeps one pass in flight ran 0.5 of 3.8 us (14%) slower, 0.7 said: the estimate counts the fix its text gives, four loads in flight a warp, and the thread a row it replaces had its row's four loads in flight",
+        "held out (an H100), written after the busiest L1 was judged over its SM's active cycles: 64-byte rows on 32 blocks whose fix packs eight rows a load but keeps one pass in flight ran 0.5 of 3.8 us (14%) slower, 0.5 said: the estimate counts the fix its text gives, four loads in flight a warp, and the thread a row it replaces had its row's four loads in flight",
     ),
     (
         "walks_blind9",
         "void row_absmax_packed<float, 16, 2>",
-        "held out (an H100): 64-byte rows on 132 blocks, two passes in flight: 0.3 of 4.3 us (8%) saved, 0.9 said (2.77x), as walks_blind8.cu's on 32 blocks",
+        "held out (an H100): 64-byte rows on 132 blocks, two passes in flight: 0.3 of 4.3 us (8%) saved, 0.5 said (1.63x; 2.77x at 238 ns a load), as walks_blind8.cu's on 32 blocks",
     ),
     (
         "walks_blind9",
@@ -541,22 +546,17 @@ const DISAGREE: [(&str, &str, &str); 109] = [
     (
         "walks_blind9",
         "void row_absmax_packed<float, 24, 4>",
-        "held out (an H100): 96-byte rows on 132 blocks, four passes in flight (six of eight lanes reading): 0.4 of 4.7 us (9%) saved, 0.8 said (1.82x; none over the elapsed cycles)",
+        "held out (an H100): 96-byte rows on 132 blocks, four passes in flight (six of eight lanes reading): 0.4 of 4.7 us (9%) saved, 0.7 said (1.57x; 1.82x at 238 ns a load)",
     ),
     (
         "walks_blind9",
         "void row_absmax_packed<double, 16, 2>",
-        "held out (an H100): 128-byte rows of doubles on 264 blocks, two passes in flight: 1.2 of 7.5 us (16%) saved, 2.5 said (2.12x)",
+        "held out (an H100): 128-byte rows of doubles on 264 blocks, two passes in flight: 1.2 of 7.5 us (16%) saved, 2.0 said (1.71x; 2.12x at 238 ns a load)",
     ),
     (
         "walks_blind9",
         "void row_absmax_packed<float, 48, 4>",
-        "held out (an H100): 192-byte rows on 132 blocks: 1.8 of 7.6 us (23%) saved, 1.0 said (0.59x; 1.5 with the fix held to an empty kernel's launch), as walks_blind7.cu's on 100",
-    ),
-    (
-        "walks_blind9",
-        "void row_absmax_packed<float, 8, 4>",
-        "held out (an H100): 32-byte rows on 16 blocks: nothing measurable saved of 3.0 us, 0.1 said, past the 60 ns that 2% of the kernel is",
+        "held out (an H100): 192-byte rows on 132 blocks: 1.8 of 7.6 us (23%) saved, 1.2 said (0.66x; 0.59x at 238 ns a load), as walks_blind7.cu's on 100: the fit takes its fixed build's work, 3.6 us, at 1.20 times",
     ),
     (
         "walks_blind9",
@@ -570,8 +570,28 @@ const DISAGREE: [(&str, &str, &str); 109] = [
     ),
     (
         "walks_blind10",
-        "void row_absmax_packed<float, 48, 4>",
-        "held out (an H100), written before the packed fix was held to the launch's ramp as profiled: 192-byte rows on 16 blocks: 2.0 of 6.9 us (29%) saved, 0.9 said (0.46x; 1.6, 0.77x, held to an empty kernel's launch)",
+        "void row_absmax_packed<float, 16, 4>",
+        "held out (an H100): 64-byte rows on 132 blocks: 0.7 of 4.3 us (16%) saved, 0.4 said (0.66x; 0.8, 1.20x, at 238 ns a load): the as-is profile's ramp is 64 ns longer than the fixed build's, and its duration under ncu 96 ns shorter than the runs' median",
+    ),
+    (
+        "walks_blind10",
+        "void row_absmax_packed<float, 24, 4>",
+        "held out (an H100): 96-byte rows on 16 blocks: 0.3 of 3.9 us (7%) saved, 0.5 said (1.73x; 0.3 at 238 ns a load); 2% of the kernel is 80 ns",
+    ),
+    (
+        "walks_blind10",
+        "void row_absmax_packed<double, 8, 4>",
+        "held out (an H100): 64-byte rows of doubles on 16 blocks: 0.2 of 3.3 us (5%) saved, 0.1 said (0.37x; 0.87x at 238 ns a load); 2% of the kernel is 65 ns",
+    ),
+    (
+        "walks_blind11",
+        "void row_absmax_packed<double, 24, 4>",
+        "held out (an H100), written and measured before the fix was a first pass and then its loads: 192-byte rows of doubles on 16 blocks, fixed sixteen lanes a row, ran 0.5 of 5.1 us (9%) slower, 0.3 said (none at 238 ns a load)",
+    ),
+    (
+        "walks_blind11",
+        "void row_absmax_packed<double, 8, 4>",
+        "held out (an H100): 64-byte rows of doubles on 132 blocks: 0.2 of 3.8 us (5%) saved, none said, before and after; 2% of the kernel is 76 ns",
     ),
 ];
 
@@ -580,8 +600,14 @@ const DISAGREE: [(&str, &str, &str); 109] = [
 /// listed pair that comes to fail the gate fails the test, as a new one
 /// does. None since the busiest L1 is judged over its SM's active cycles:
 /// walks_blind7.cu's and walks_blind8.cu's short rows on small grids, whose
-/// packed fixes saved 6-21%, were notes at 0% before.
-const NOTES_WORTH_MORE: [(&str, u64, &str, &str); 0] = [];
+/// packed fixes saved 6-21%, were notes at 0% before. One since, at the
+/// threshold.
+const NOTES_WORTH_MORE: [(&str, u64, &str, &str); 1] = [(
+    "walks_blind11",
+    9,
+    "void row_absmax_packed<double, 8, 4>",
+    "held out (an H100): 64-byte rows of doubles a thread a row on 132 blocks, a 3.8 us kernel: the packed fix saved 0.19 us (5.0%), and the memory pack says 0.0, a note, before and after the change this set judges (the fix's first pass and four loads after the launch's ramp as profiled, 3.4 us, leave nothing of the profiled 3.7 us); the launch pack's small-grid warns at 1.1 us, so the default packs fail the gate",
+)];
 
 fn csv_rows(relative: &str) -> Vec<csv::StringRecord> {
     let text = xz_text(&fixture(relative));
@@ -1731,7 +1757,9 @@ fn a_held_out_set_judges_a_warp_a_row_with_rows_in_flight() {
     // 5): four fixes of rows of 64 to 256 bytes ran slower (by 3-83%;
     // walks_blind7.cu's packed fixes of the same short rows saved 8-21%),
     // and none was said; 128-byte rows on 264 blocks were under (0.54x),
-    // 256-byte rows of doubles over (1.71x).
+    // 256-byte rows of doubles over (1.71x). With the fix a first pass and
+    // then its loads (walks_blind11.cu judged it), 10: 1 KB rows of
+    // doubles, two loads a lane, are over (1.73x).
     assert_judged("walks_blind6", built_twice("walks_blind6"), 13);
 }
 
@@ -1742,7 +1770,10 @@ fn a_held_out_set_judges_short_rows_packed_into_a_warps_loads() {
     // of two of lanes, so each load reads several rows. 6 of 8 agree
     // (Nsight Compute's 4): 128-byte rows of doubles on 132 blocks, 12%
     // saved, are said at 1.53x, and 192-byte rows on 100 blocks, 26% saved,
-    // at 0.35x, held to the launch's ramp and sixteen passes a warp.
+    // at 0.35x, held to the launch's ramp and sixteen passes a warp. With
+    // the fix a first pass and then its loads, 6 still: the doubles agree
+    // (1.14x), 192-byte rows are under (0.57x), and 96-byte rows on 8
+    // blocks, 0.3 us saved, over (1.71x).
     assert_judged("walks_blind7", built_twice("walks_blind7"), 8);
 }
 
@@ -1759,7 +1790,9 @@ fn a_held_out_set_judges_short_walks_whose_launch_ramp_is_half_their_time() {
     // none of them is a note; with the packed fix held to the launch's ramp
     // as profiled, 10: 64-byte rows with two passes in flight are over
     // (2.27x), 32-byte rows under (0.02x, 2% saved), 192-byte rows under
-    // (0.42x).
+    // (0.42x). With the fix a first pass and then its loads, 10 still:
+    // 192-byte rows agree (0.86x), 64-byte rows of doubles, 0.2 us saved,
+    // are under (0.42x).
     assert_judged("walks_blind8", built_twice("walks_blind8"), 13);
 }
 
@@ -1790,7 +1823,7 @@ fn a_held_out_set_judges_short_rows_and_gathers_on_grids_between() {
     // in flight saved 8-16% or ran 12-14% slower where 0.4-2.5 us are said
     // for the fix with four; 192-byte rows on 132 blocks are under (0.59x);
     // the gather on 528 and 2,048 blocks, 5% and 15% saved, is said at
-    // 0.0-0.2 us.
+    // 0.0-0.2 us. With the fix a first pass and then its loads, 5.
     assert_judged("walks_blind9", built_twice("walks_blind9"), 13);
 }
 
@@ -1802,8 +1835,25 @@ fn a_held_out_set_judges_short_rows_packed_with_four_passes_in_flight() {
     // blocks, fixed as the estimate counts (four passes in flight). 12 of
     // 13 agree (11 held to an empty kernel's launch, 9 over the elapsed
     // cycles; Nsight Compute's 4): 192-byte rows on 16 blocks, 29% saved,
-    // are said at 0.46x.
+    // are said at 0.46x. With the fix a first pass and then its loads
+    // (walks_blind11.cu judged it), 10: 192-byte rows agree (1.03x), and
+    // three fixes of 64- and 96-byte rows that saved 0.2-0.7 us miss by
+    // 0.1-0.3 us.
     assert_judged("walks_blind10", built_twice("walks_blind10"), 13);
+}
+
+#[test]
+fn a_held_out_set_judges_a_packed_fix_as_a_first_pass_and_then_its_loads() {
+    // Committed before it was measured (on an H100), and before a packed
+    // fix's loads were counted as a first pass and then each load, longer
+    // as more SMs work (fitted to walks_blind6.cu to walks_blind10.cu's
+    // fixed builds and the H200 probe): 192-byte rows of floats and
+    // doubles, rows of 320 to 448 bytes that fill a warp, and short rows on
+    // grids no set measured. 11 of 13 agree (8 at 238 ns a load; Nsight
+    // Compute's 2): 192-byte rows of doubles on 16 blocks ran 9% slower
+    // fixed, 0.3 us said; 64-byte rows of doubles on 132 blocks, 5% saved,
+    // none said.
+    assert_judged("walks_blind11", built_twice("walks_blind11"), 13);
 }
 
 #[test]
@@ -2042,11 +2092,12 @@ fn a_row_walk_estimate_is_held_to_what_a_fix_with_rows_in_flight_saves() {
     // blocks, whose fixed build reads four rows a pass, a warp a row, saved
     // 8.5 of 19.5 us where the L1's wavefronts alone said 13.4. A fix with
     // four rows in flight a warp takes at least its launch (the ramp as
-    // profiled, 1.7 us; an empty kernel's 1.6 at least) and 32 rows of
-    // 238 ns and 27 ns for each of the 2 MB then in flight: 11 us, and
-    // saves the rest (rows_in_flight_unpacked_share, which judges this
-    // twin). The estimate's fix packs two of its rows into each of a warp's
-    // loads: 16 passes of two rows, 4 MB in flight, 7.2 us.
+    // profiled, 1.7 us; an empty kernel's 1.6 at least), a first pass
+    // (490 ns) and 32 loads of 176 ns (every SM works) and 42 ns for each
+    // of the 2 MB then in flight: 10.6 us, and saves the rest
+    // (rows_in_flight_unpacked_share, 9.0 us, which judges this twin). The
+    // estimate's fix packs two of its rows into each of a warp's loads: 16
+    // loads of two rows, 4 MB in flight, 7.8 us.
     let finding = load_finding("walks_blind", "raw", "void row_norm<float, 64, 1>");
     let kernel_ns = finding["impact"]["kernel_ns"].as_f64().unwrap();
     let a_warp_a_row = finding["values"]["rows_in_flight_unpacked_share"]
@@ -2060,20 +2111,21 @@ fn a_row_walk_estimate_is_held_to_what_a_fix_with_rows_in_flight_saves() {
     let launch = finding["values"]["row_launch_ns"].as_f64().unwrap();
     assert!((1_650.0..1_750.0).contains(&launch), "{launch}");
     let saved = finding["impact"]["saved_ns"].as_f64().unwrap();
-    assert!((12_000.0..13_000.0).contains(&saved), "{saved}");
+    assert!((11_500.0..12_500.0).contains(&saved), "{saved}");
     let basis = finding["impact"]["basis"].as_str().unwrap();
     assert!(
-        basis.ends_with(", held to what its fix saves: 62.7% of the kernel's time, not 78.8%"),
+        basis.ends_with(", held to what its fix saves: 60.2% of the kernel's time, not 78.8%"),
         "{basis}"
     );
     assert_eq!(finding["severity"], "warning");
 
     // rows.cu's row_sum<64> on 32 blocks, whose fix packs two of its
     // 256-byte rows into each load (eight rows in flight a warp), saved 4.5
-    // of 10.7 us: 1.2 was said held to a warp a row, 5.0 now.
+    // of 10.7 us: 1.2 was said held to a warp a row, 5.0 at 238 ns a
+    // load, 6.0 as a first pass and then its loads (1.31x).
     let packed = load_finding("rows", "raw", "void row_sum<64>");
     let saved = packed["impact"]["saved_ns"].as_f64().unwrap();
-    assert!((4_500.0..5_500.0).contains(&saved), "{saved}");
+    assert!((5_500.0..6_500.0).contains(&saved), "{saved}");
 
     // walks_blind3.cu's rows of 128 bytes on 64 blocks: a thread's row is
     // one round trip as is, a warp's 32 rows eight with four in flight,
