@@ -183,6 +183,22 @@ def one_row_a_load(values, fixed_warp_bytes):
     return fixed_warp_bytes <= row_bytes
 
 
+def loads_in_flight(values, rows_a_pass, fixed_warp_bytes):
+    """Where a row-walk finding's twin packs rows into a warp's loads as the
+    estimate's fix does, but keeps one or two loads in flight a warp, not
+    the four the estimate counts: "one" or "two", judged against what the
+    fix's text says such a fix saves (`rows_one_in_flight_share`,
+    `rows_two_in_flight_share`); None otherwise. The loads a pass are the
+    rows a pass over the rows each load reads."""
+    if values.get("rows_one_in_flight_share") is None or (values.get("row_pack") or 1) <= 1:
+        return None
+    row_bytes = values["requests_per_warp"] * values["access_bytes"]
+    if fixed_warp_bytes <= row_bytes:
+        return None
+    loads = rows_a_pass / (fixed_warp_bytes / row_bytes)
+    return "one" if loads < 1.5 else "two" if loads < 3 else None
+
+
 def row_at_a_time(set_name, short):
     """How the twin's fix reads its rows one at a time ("lane" or "wide"),
     as its source says, or None where it keeps several rows in flight."""
@@ -298,6 +314,8 @@ def lint(raw, source, rules, only=None, set_name=None):
             saved_ns = share * (impact.get("kernel_ns") or 0.0)
         elif rows_a_pass and one_row_a_load(values, rows_a_pass[rid][1]):
             saved_ns = min(saved_ns, values["rows_in_flight_unpacked_share"] * (impact.get("kernel_ns") or 0.0))
+        elif rows_a_pass and (fewer := loads_in_flight(values, *rows_a_pass[rid])) is not None:
+            saved_ns = values[f"rows_{fewer}_in_flight_share"] * (impact.get("kernel_ns") or 0.0)
         best[place] = max(best.get(place, 0.0), saved_ns)
     saved = {}
     for (rid, _, _), ns in best.items():
