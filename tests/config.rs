@@ -177,7 +177,7 @@ fn config_errors_point_into_the_file() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
-    assert!(err.contains("rule `sector-waste` has no parameter `min_share` (it has: min_waste_share, min_line_share, latency_knee, port_saturation, store_path_bound, scatter_dram_share, wave_floor_ns, launch_ramp_ns, round_trip_ns, flight_first_ns, flight_row_ns, flight_row_ns_all_sms, flight_row_ns_per_mb, flight_launch_ns, walk_round_trip_ns, queue_ns, convert_cycles, convert_kept, constant_reload_cycles, pipe_overlap, row_tail_ns, loads_in_flight_bytes, dram_reachable_share, min_speedup, ceiling_gates)"), "{err}");
+    assert!(err.contains("rule `sector-waste` has no parameter `min_share` (it has: min_waste_share, min_line_share, latency_knee, port_saturation, store_path_bound, scatter_dram_share, wave_floor_ns, launch_ramp_ns, round_trip_ns, flight_first_ns, flight_row_ns, flight_row_ns_all_sms, flight_pass_ns, flight_pass_ns_per_mb, flight_row_ns_per_mb, flight_launch_ns, walk_round_trip_ns, queue_ns, convert_cycles, convert_kept, constant_reload_cycles, pipe_overlap, row_tail_ns, loads_in_flight_bytes, dram_reachable_share, min_speedup, ceiling_gates)"), "{err}");
     assert!(err.contains("ncu-lint.toml:2:13"), "{err}");
 
     std::fs::write(&config, "[severity]\nno-such-rule = \"off\"\n").unwrap();

@@ -27,7 +27,7 @@ const WITHIN: f64 = 1.5;
 const NEAR: f64 = 0.02;
 
 /// Pairs whose estimate disagrees with the measured saving, and why.
-const DISAGREE: [(&str, &str, &str); 113] = [
+const DISAGREE: [(&str, &str, &str); 112] = [
     (
         "twins",
         "masked_half",
@@ -515,11 +515,6 @@ const DISAGREE: [(&str, &str, &str); 113] = [
     ),
     (
         "walks_blind8",
-        "void row_absmax_packed<float, 16, 2>",
-        "held out (an H100): 64-byte rows on 32 blocks, two loads in flight: 0.3 of 3.8 us (8%) saved, 0.6 said (1.89x): with two passes in flight, not the four the fix's text gives, the fixed rows still wait on their round trips",
-    ),
-    (
-        "walks_blind8",
         "void row_absmax_packed<float, 8, 2>",
         "held out (an H100): 32-byte rows on 64 blocks, two lanes a row: 0.1 of 3.0 us (2%) saved, none said (0.02x; 2% of the kernel is 60 ns)",
     ),
@@ -530,28 +525,8 @@ const DISAGREE: [(&str, &str, &str); 113] = [
     ),
     (
         "walks_blind9",
-        "void row_absmax_packed<float, 16, 1>",
-        "held out (an H100), written after the busiest L1 was judged over its SM's active cycles: 64-byte rows on 32 blocks whose fix packs eight rows a load but keeps one pass in flight ran 0.5 of 3.8 us (14%) slower, 0.5 said: the estimate counts the fix its text gives, four loads in flight a warp, and the thread a row it replaces had its row's four loads in flight",
-    ),
-    (
-        "walks_blind9",
-        "void row_absmax_packed<float, 16, 2>",
-        "held out (an H100): 64-byte rows on 132 blocks, two passes in flight: 0.3 of 4.3 us (8%) saved, 0.5 said (1.63x; 2.77x at 238 ns a load), as walks_blind8.cu's on 32 blocks",
-    ),
-    (
-        "walks_blind9",
-        "void row_absmax_packed<float, 24, 2>",
-        "held out (an H100): 96-byte rows on 64 blocks, two passes in flight: 0.5 of 4.2 us (12%) slower, 0.4 said",
-    ),
-    (
-        "walks_blind9",
         "void row_absmax_packed<float, 24, 4>",
         "held out (an H100): 96-byte rows on 132 blocks, four passes in flight (six of eight lanes reading): 0.4 of 4.7 us (9%) saved, 0.7 said (1.57x; 1.82x at 238 ns a load)",
-    ),
-    (
-        "walks_blind9",
-        "void row_absmax_packed<double, 16, 2>",
-        "held out (an H100): 128-byte rows of doubles on 264 blocks, two passes in flight: 1.2 of 7.5 us (16%) saved, 2.0 said (1.71x; 2.12x at 238 ns a load)",
     ),
     (
         "walks_blind9",
@@ -592,6 +567,26 @@ const DISAGREE: [(&str, &str, &str); 113] = [
         "walks_blind11",
         "void row_absmax_packed<double, 8, 4>",
         "held out (an H100): 64-byte rows of doubles on 132 blocks: 0.2 of 3.8 us (5%) saved, none said, before and after; 2% of the kernel is 76 ns",
+    ),
+    (
+        "walks_blind12",
+        "void row_absmax_packed<float, 32, 1>",
+        "held out (an H100), written and measured before the fix said what one or two loads in flight save: 128-byte rows on 16 blocks, a load a pass: 0.6 of 6.9 us (8%) saved, 1.0 said (1.69x)",
+    ),
+    (
+        "walks_blind12",
+        "void row_absmax_packed<double, 32, 2>",
+        "held out (an H100): 256-byte rows of doubles on 48 blocks, two loads a pass, ran 0.5 of 7.2 us (8%) slower, 0.6 said",
+    ),
+    (
+        "walks_blind12",
+        "void row_absmax_packed<float, 64, 1>",
+        "held out (an H100): 256-byte rows on 8 blocks, a load a pass: 0.8 of 11.1 us (7%) saved, 2.0 said (2.61x): sixteen passes said at 414 ns each, where the fixed build's took 482",
+    ),
+    (
+        "walks_blind12",
+        "void row_absmax_packed<float, 96, 2>",
+        "held out (an H100): 384-byte rows on 32 blocks, a row a load and two loads a pass: 4.3 of 15.4 us (28%) saved, 7.8 said (1.79x), as for four loads in flight: rows over 256 bytes take a warp's load each, and that fix's text says nothing of fewer loads in flight (5.4 us with two, 1.26x)",
     ),
 ];
 
@@ -970,6 +965,25 @@ fn one_row_a_load(values: &serde_json::Value, fixed_a_load: f64) -> bool {
     pack > 1.0 && fixed_a_load <= row_bytes
 }
 
+/// Where a row-walk finding's twin packs rows into a warp's loads as the
+/// estimate's fix does but keeps one or two loads in flight a warp, not the
+/// four the estimate counts: "one" or "two", judged against what the fix's
+/// text says such a fix saves (`rows_one_in_flight_share`,
+/// `rows_two_in_flight_share`). Its loads a pass are its rows a pass over
+/// the rows each load reads.
+fn loads_in_flight(values: &serde_json::Value, fixed: &FixedRows) -> Option<&'static str> {
+    values["rows_one_in_flight_share"].as_f64()?;
+    let row_bytes = values["requests_per_warp"].as_f64()? * values["access_bytes"].as_f64()?;
+    if values["row_pack"].as_f64()? <= 1.0 || fixed.a_load <= row_bytes {
+        return None;
+    }
+    match fixed.a_pass / (fixed.a_load / row_bytes) {
+        loads if loads < 1.5 => Some("one"),
+        loads if loads < 3.0 => Some("two"),
+        _ => None,
+    }
+}
+
 #[test]
 fn nvcc_unrolled_the_loop_over_rows_of_some_row_at_a_time_fixes() {
     // walks_blind.cu's row_norm<float, 64, 1> (result 6) reads four rows a
@@ -1053,7 +1067,15 @@ fn estimates(set: &str) -> Check {
                         * kernel_ns,
                 )
             }
-            None => saved_ns,
+            None => match fixed_launch.and_then(|rows| loads_in_flight(&f["values"], rows)) {
+                Some(fewer) => {
+                    f["values"][format!("rows_{fewer}_in_flight_share")]
+                        .as_f64()
+                        .unwrap()
+                        * kernel_ns
+                }
+                None => saved_ns,
+            },
         };
         let worth = best.entry((id, place)).or_insert(0.0);
         *worth = worth.max(ns);
@@ -1792,7 +1814,8 @@ fn a_held_out_set_judges_short_walks_whose_launch_ramp_is_half_their_time() {
     // (2.27x), 32-byte rows under (0.02x, 2% saved), 192-byte rows under
     // (0.42x). With the fix a first pass and then its loads, 10 still:
     // 192-byte rows agree (0.86x), 64-byte rows of doubles, 0.2 us saved,
-    // are under (0.42x).
+    // are under (0.42x). With 64-byte rows' two loads in flight judged
+    // against what the fix says two save (walks_blind12.cu judged it), 11.
     assert_judged("walks_blind8", built_twice("walks_blind8"), 13);
 }
 
@@ -1823,7 +1846,10 @@ fn a_held_out_set_judges_short_rows_and_gathers_on_grids_between() {
     // in flight saved 8-16% or ran 12-14% slower where 0.4-2.5 us are said
     // for the fix with four; 192-byte rows on 132 blocks are under (0.59x);
     // the gather on 528 and 2,048 blocks, 5% and 15% saved, is said at
-    // 0.0-0.2 us. With the fix a first pass and then its loads, 5.
+    // 0.0-0.2 us. With the fix a first pass and then its loads, 5; with
+    // the fixes of one or two loads in flight judged against what the fix
+    // says they save, a pass no shorter than a round trip (walks_blind12.cu
+    // judged it), 9: all six agree.
     assert_judged("walks_blind9", built_twice("walks_blind9"), 13);
 }
 
@@ -1854,6 +1880,21 @@ fn a_held_out_set_judges_a_packed_fix_as_a_first_pass_and_then_its_loads() {
     // fixed, 0.3 us said; 64-byte rows of doubles on 132 blocks, 5% saved,
     // none said.
     assert_judged("walks_blind11", built_twice("walks_blind11"), 13);
+}
+
+#[test]
+fn a_held_out_set_judges_what_one_or_two_loads_in_flight_save() {
+    // Committed before it was measured (on an H100), and before the packed
+    // fix said what it saves with one or two loads in flight a warp (a pass
+    // no shorter than a round trip, fitted to walks_blind7.cu to
+    // walks_blind9.cu's nine such fixed builds): short rows packed with a
+    // load or two a pass. 9 of 13 agree against those shares (4 against the
+    // estimate, which counts four; Nsight Compute's 1): five fixes that ran
+    // 8-59% slower are said at nothing; 128- and 256-byte rows with a load
+    // a pass on 8 and 16 blocks are over (1.69x, 2.61x), 256-byte rows of
+    // doubles with two ran 8% slower where 0.6 us is said, and 384-byte
+    // rows, a warp's load each, are judged against the fix with four.
+    assert_judged("walks_blind12", built_twice("walks_blind12"), 13);
 }
 
 #[test]
