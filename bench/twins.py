@@ -184,19 +184,27 @@ def one_row_a_load(values, fixed_warp_bytes):
 
 
 def loads_in_flight(values, rows_a_pass, fixed_warp_bytes):
-    """Where a row-walk finding's twin packs rows into a warp's loads as the
-    estimate's fix does, but keeps one or two loads in flight a warp, not
-    the four the estimate counts: "one" or "two", judged against what the
-    fix's text says such a fix saves (`rows_one_in_flight_share`,
-    `rows_two_in_flight_share`); None otherwise. The loads a pass are the
-    rows a pass over the rows each load reads."""
-    if values.get("rows_one_in_flight_share") is None or (values.get("row_pack") or 1) <= 1:
+    """Where a row-walk finding's twin reads each row whole with each of its
+    loads, as the estimate's fix does, but keeps one or two loads in flight
+    a warp, not the four the estimate counts: the share that the fix's text
+    says such a fix saves, None otherwise. Rows packed into a load (up to
+    256 bytes): `rows_one_in_flight_share` and `rows_two_in_flight_share`;
+    a row a load (257 to 512 bytes, a warp a row): with one a pass, a warp
+    that finishes each row before it loads the next
+    (`row_at_a_time_wide_share`), with two `rows_two_in_flight_share`. The
+    loads a pass are the rows a pass over the rows each load reads."""
+    if values.get("rows_one_in_flight_share") is None:
         return None
     row_bytes = values["requests_per_warp"] * values["access_bytes"]
-    if fixed_warp_bytes <= row_bytes:
+    packed = (values.get("row_pack") or 1) > 1
+    if fixed_warp_bytes < row_bytes or packed and fixed_warp_bytes == row_bytes:
         return None
-    loads = rows_a_pass / (fixed_warp_bytes / row_bytes)
-    return "one" if loads < 1.5 else "two" if loads < 3 else None
+    loads = rows_a_pass / (fixed_warp_bytes / row_bytes if packed else 1)
+    if loads >= 3:
+        return None
+    if loads >= 1.5:
+        return "rows_two_in_flight_share"
+    return "rows_one_in_flight_share" if packed else "row_at_a_time_wide_share"
 
 
 def row_at_a_time(set_name, short):
@@ -315,7 +323,7 @@ def lint(raw, source, rules, only=None, set_name=None):
         elif rows_a_pass and one_row_a_load(values, rows_a_pass[rid][1]):
             saved_ns = min(saved_ns, values["rows_in_flight_unpacked_share"] * (impact.get("kernel_ns") or 0.0))
         elif rows_a_pass and (fewer := loads_in_flight(values, *rows_a_pass[rid])) is not None:
-            saved_ns = values[f"rows_{fewer}_in_flight_share"] * (impact.get("kernel_ns") or 0.0)
+            saved_ns = values[fewer] * (impact.get("kernel_ns") or 0.0)
         best[place] = max(best.get(place, 0.0), saved_ns)
     saved = {}
     for (rid, _, _), ns in best.items():
