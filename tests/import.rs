@@ -355,6 +355,34 @@ fn details_all_body_items_and_rule_rows() {
     );
 }
 
+/// The Workload Distribution chart prints four rows under one label a unit;
+/// read in order, they are the raw page's average, maximum, minimum and sum.
+#[test]
+fn details_all_workload_distribution_rows_are_the_raw_rollups() {
+    let all = load(&["lab/details_all.csv.xz"]);
+    let raw = load(&["lab/raw.csv.xz"]);
+    assert_eq!(all.kernels.len(), raw.kernels.len());
+    let mut compared = 0;
+    for (details, raw) in all.kernels.iter().zip(&raw.kernels) {
+        for unit in ["sm", "lts", "l1tex", "dram", "smsp"] {
+            for rollup in ["avg", "max", "min", "sum"] {
+                let key = format!("{unit}__cycles_active.{rollup}");
+                let got = value(details, &key).as_number().unwrap();
+                let want = value(raw, &key).as_number().unwrap();
+                assert!(
+                    (got - want).abs() <= 0.01 * want.abs().max(1.0),
+                    "{}: {key} {got} from the details page, {want} from the raw page",
+                    details.name
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 26 * 20);
+    let busiest = value(&all.kernels[0], "sm__cycles_active.max");
+    assert_ne!(busiest, value(&all.kernels[0], "sm__cycles_active.avg"));
+}
+
 #[test]
 fn unit_scaling_matches_base_export() {
     let auto = load(&["lab/details.csv.xz"]);

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::collect::FileImport;
+use super::distribution::SeriesRows;
 use super::error::IngestError;
 use super::labels::{is_metric_name, metric_name, split_label_name};
 use super::launch::LaunchColumns;
@@ -44,6 +45,8 @@ pub struct DetailsTable {
     scratch: Vec<u8>,
     /// The section cell of the previous row, so each is noted once per run.
     last_section: String,
+    /// The Workload Distribution chart's rows, which one label names four of.
+    series: SeriesRows,
 }
 
 /// A table that `--print-details all` prints inside a section, between rows.
@@ -82,6 +85,7 @@ impl DetailsTable {
             keys: FxHashMap::default(),
             scratch: Vec::new(),
             last_section: String::new(),
+            series: SeriesRows::default(),
         }
     }
 
@@ -154,7 +158,13 @@ impl DetailsTable {
         {
             self.last = Some((id, section.to_owned()));
         }
-        let Some(resolved) = self.resolve_cached(section, body, printed, out) else {
+        let resolved = match self.series.metric(id, section, body, printed) {
+            Some(name) => out
+                .wants(&name)
+                .then(|| Rc::new((Arc::from(name), Some(printed.to_owned())))),
+            None => self.resolve_cached(section, body, printed, out),
+        };
+        let Some(resolved) = resolved else {
             out.result(
                 id,
                 self.launch.name(rec),

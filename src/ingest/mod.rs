@@ -13,6 +13,7 @@
 
 mod collect;
 mod details;
+mod distribution;
 mod error;
 mod labels;
 mod launch;
