@@ -1979,16 +1979,18 @@ fn atomics_one_slice_serializes_are_read_from_the_details_page_as_from_the_raw_p
     // fit in them. Sums into one counter, a maximum, class sums, tickets
     // and warps adding once a pass had no atomic-contention finding read
     // from the details page (the raw page's said 42-99.8% where their fixes
-    // saved as much). Histograms whose atomics span several slices are left
-    // to the raw page.
+    // saved as much). Histograms whose atomics span several slices are
+    // read from the Workload Distribution chart, where the busiest slice was
+    // active twice the average's cycles or more: without it, bytes and
+    // hashed values counted in 256 global bins, whose fixes saved 99% and
+    // 98%, were notes worth nothing.
     let raw = speedups("atomics_private", "raw", "atomic-contention");
     let details = speedups("atomics_private", "details", "atomic-contention");
-    let unread: Vec<&str> = raw
-        .keys()
-        .filter(|k| !details.contains_key(*k))
-        .map(|k| k.split(' ').next().unwrap())
-        .collect();
-    assert_eq!(unread, ["hist_bytes", "hist_hashed"]);
+    assert_eq!(
+        raw.keys().collect::<Vec<_>>(),
+        details.keys().collect::<Vec<_>>()
+    );
+    assert!(raw.keys().any(|k| k.starts_with("hist_bytes")), "{raw:?}");
     for (kernel, share) in &details {
         assert!(
             (share - raw[kernel]).abs() < 0.01,
