@@ -15,7 +15,7 @@ use crate::value::Value;
 use super::{constant_reloads, global_atomics, narrow_conversions, store_runs, walk_passes};
 
 /// Every count a pack may name.
-pub const NAMES: [&str; 8] = [
+pub const NAMES: [&str; 9] = [
     store_runs::VECTOR_STORES,
     store_runs::VECTOR_LOADS,
     store_runs::FIXED_STORE_SECTORS,
@@ -24,6 +24,7 @@ pub const NAMES: [&str; 8] = [
     narrow_conversions::NARROW_CONVERSIONS,
     constant_reloads::CONSTANT_RELOADS,
     global_atomics::GLOBAL_ATOMICS,
+    global_atomics::FLOAT_ATOMICS,
 ];
 
 /// The source-page columns the counts read.
@@ -43,6 +44,7 @@ pub fn count(view: &SourceView, name: &str) -> Option<f64> {
         narrow_conversions::NARROW_CONVERSIONS => narrow_conversions::count(view),
         constant_reloads::CONSTANT_RELOADS => constant_reloads::count(view),
         global_atomics::GLOBAL_ATOMICS => global_atomics::count(view),
+        global_atomics::FLOAT_ATOMICS => global_atomics::float_count(view),
         _ => store_runs::count(view, name),
     }
 }
