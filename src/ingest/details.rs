@@ -17,7 +17,7 @@ use super::labels::{is_metric_name, metric_name, split_label_name};
 use super::launch::LaunchColumns;
 use super::records::Records;
 use crate::model::{NcuRule, Origin, label_key};
-use crate::value::parse_number;
+use crate::value::{parse_number, unit_factor};
 
 /// Column positions of one details header.
 #[derive(Debug)]
@@ -46,7 +46,7 @@ pub struct DetailsTable {
     /// The section cell of the previous row, so each is noted once per run.
     last_section: String,
     /// The Workload Distribution chart's rows, which one label names four of.
-    series: SeriesRows,
+    series: Box<SeriesRows>,
 }
 
 /// A table that `--print-details all` prints inside a section, between rows.
@@ -85,7 +85,7 @@ impl DetailsTable {
             keys: FxHashMap::default(),
             scratch: Vec::new(),
             last_section: String::new(),
-            series: SeriesRows::default(),
+            series: Box::default(),
         }
     }
 
@@ -158,36 +158,43 @@ impl DetailsTable {
         {
             self.last = Some((id, section.to_owned()));
         }
-        let resolved = match self.series.metric(id, section, body, printed) {
+        let series = self.series.metric(id, section, body, printed);
+        let drop = if series.is_some() {
+            let number = parse_number(rec.field(self.value).trim())
+                .and_then(Result::ok)
+                .map(|n| n * unit_factor(cell(self.unit)));
+            self.series.record(number)
+        } else {
+            None
+        };
+        let resolved = match series {
             Some(name) => out
                 .wants(&name)
                 .then(|| Rc::new((Arc::from(name), Some(printed.to_owned())))),
             None => self.resolve_cached(section, body, printed, out),
         };
-        let Some(resolved) = resolved else {
-            out.result(
-                id,
-                self.launch.name(rec),
-                || self.launch.read(rec),
-                row_origin,
+        let metric = resolved.as_deref().map(|(key, label)| {
+            let metric = out.metric(
+                key,
+                rec.field(self.value),
+                cell(self.unit),
+                label.as_deref(),
+                origin(self.value),
             );
-            return Ok(());
-        };
-        let (key, label) = &*resolved;
-        let metric = out.metric(
-            key,
-            rec.field(self.value),
-            cell(self.unit),
-            label.as_deref(),
-            origin(self.value),
-        );
+            (key.clone(), metric)
+        });
         let kernel = out.result(
             id,
             self.launch.name(rec),
             || self.launch.read(rec),
             row_origin,
         );
-        kernel.metrics.entry(key.clone()).or_insert(metric);
+        if let Some((key, metric)) = metric {
+            kernel.metrics.entry(key).or_insert(metric);
+        }
+        for name in drop.iter().flatten() {
+            kernel.metrics.shift_remove(name.as_str());
+        }
         Ok(())
     }
 

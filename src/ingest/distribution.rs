@@ -27,18 +27,25 @@ const SERIES: [(&str, &str); 5] = [
 const ROLLUPS: [&str; 4] = ["avg", "max", "min", "sum"];
 
 /// Counts the rows of each series that the current result has shown, so
-/// each row resolves to its own rollup.
+/// each row resolves to its own rollup, and keeps their values, so a series
+/// whose rollups cannot be in that order (a minimum over the average, an
+/// average over the maximum, a maximum over the sum) is dropped whole: an
+/// export that prints them in another order is read as lacking them.
 #[derive(Debug, Default)]
 pub struct SeriesRows {
     result: Option<u64>,
     seen: [usize; SERIES.len()],
+    values: [[Option<f64>; ROLLUPS.len()]; SERIES.len()],
+    /// The series and rollup of the row [`Self::metric`] resolved last.
+    current: Option<(usize, usize)>,
 }
 
 impl SeriesRows {
-    /// The metric name of a details row of result `id` that belongs to the
+    /// The metric of a details row of result `id` that belongs to the
     /// chart, or `None` for any other row (and for a fifth row of a series,
-    /// which no known version prints).
+    /// which no known version prints). [`Self::record`] takes its value.
     pub fn metric(&mut self, id: u64, section: &str, body: &str, label: &str) -> Option<String> {
+        self.current = None;
         if section != SECTION || body != BODY {
             return None;
         }
@@ -46,11 +53,37 @@ impl SeriesRows {
         if self.result != Some(id) {
             self.result = Some(id);
             self.seen = [0; SERIES.len()];
+            self.values = [[None; ROLLUPS.len()]; SERIES.len()];
         }
         let nth = self.seen[series];
         self.seen[series] += 1;
         let rollup = ROLLUPS.get(nth)?;
+        self.current = Some((series, nth));
         Some(format!("{}.{rollup}", SERIES[series].1))
+    }
+
+    /// Keeps the value (in base units) of the row [`Self::metric`] resolved
+    /// last; on a series' last row whose rollups are out of order, the
+    /// names of the series' metrics to drop.
+    pub fn record(&mut self, value: Option<f64>) -> Option<Vec<String>> {
+        let (series, nth) = self.current.take()?;
+        self.values[series][nth] = value;
+        let complete = nth + 1 == ROLLUPS.len();
+        (complete && !in_order(&self.values[series])).then(|| {
+            ROLLUPS
+                .iter()
+                .map(|rollup| format!("{}.{rollup}", SERIES[series].1))
+                .collect()
+        })
+    }
+}
+
+/// Whether average, maximum, minimum and sum can be one unit's rollups:
+/// min <= avg <= max <= sum, where all four are numbers.
+fn in_order(values: &[Option<f64>; ROLLUPS.len()]) -> bool {
+    match *values {
+        [Some(avg), Some(max), Some(min), Some(sum)] => min <= avg && avg <= max && max <= sum,
+        _ => true,
     }
 }
 
@@ -77,5 +110,24 @@ mod tests {
             rows.metric(4, SECTION, BODY, "MC Channel Active Cycles"),
             None
         );
+    }
+
+    #[test]
+    fn a_series_out_of_order_is_dropped_whole() {
+        let mut rows = SeriesRows::default();
+        let mut read = |id, values: [f64; 4]| {
+            let mut last = None;
+            for value in values {
+                rows.metric(id, SECTION, BODY, "SM Active Cycles").unwrap();
+                last = rows.record(Some(value));
+            }
+            last
+        };
+        // Printed max, avg, min, sum: read as avg, max, min, sum, the
+        // average would be over the maximum.
+        let drop = read(1, [6.0, 5.0, 4.0, 50.0]).unwrap();
+        assert_eq!(drop.len(), 4);
+        assert!(drop.contains(&"sm__cycles_active.max".to_owned()));
+        assert_eq!(read(2, [5.0, 6.0, 4.0, 50.0]), None);
     }
 }
