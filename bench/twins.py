@@ -27,6 +27,10 @@ is within 1.5x of it, or within 2% of the kernel's time of it (a fix that
 made the kernel slower saved nothing). A model that always says 0 fails
 every fix that saves more than 2%. Prints a Markdown table and each set's
 count; exits 1 when a judged twin disagrees.
+
+It also lists each fix that saved 5% or more of its kernel's time where
+`check`, with every pack, gives that kernel no warning or error: a fix
+worth that much that the gate would pass.
 """
 import csv
 import json
@@ -52,6 +56,7 @@ NCU_MEMORY = {"UncoalescedGlobalAccess", "UncoalescedSharedAccess", "SharedMemor
 NCU_LAUNCH = {"LaunchConfiguration", "AchievedOccupancy", "TheoreticalOccupancy"}
 WITHIN = 1.5
 NEAR = 0.02  # of the kernel's time
+WORTH_A_WARNING = 0.05  # of the kernel's time
 
 # Sets of pairs launched side by side in one program, and sets built twice.
 PAIRED = ["twins", "heldout", "cached"]
@@ -338,6 +343,22 @@ def lint(raw, source, rules, only=None, set_name=None):
     return saved, duration
 
 
+def warned(raw, source):
+    """The result IDs to which `check`, with every pack, gives a warning or
+    an error."""
+    out = subprocess.run(
+        [BINARY, "check", "--no-config", "--format", "json", "--fail-on", "never", *EXTRA, raw, source],
+        capture_output=True, text=True, check=True)
+    return {f["kernel"]["id"] for f in json.loads(out.stdout)["findings"] if f["severity"] in ("warning", "error")}
+
+
+def unwarned(name, pairs, warned_ids):
+    """The pairs whose fix saved WORTH_A_WARNING of the kernel's time or
+    more where the kernel has no warning: (set, twin, share saved)."""
+    return [(name, bad.split("(")[0], (bad_ns - fixed_ns) / bad_ns) for bad, bad_ns, fixed_ns, k in pairs
+            if (bad_ns - fixed_ns) / bad_ns >= WORTH_A_WARNING and k not in warned_ids]
+
+
 def fmt(ns):
     return "-" if ns is None else f"{ns / 1000:.1f} µs"
 
@@ -399,7 +420,7 @@ def built_twice_set(name):
 def main():
     print("| set | twin | duration | measured saving | ncu-lint estimate | agrees | Nsight Compute estimate | agrees |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-    summary = []
+    summary, missed = [], []
     for name in PAIRED + BUILT_TWICE:
         pairs, raw, source = (paired_set if name in PAIRED else built_twice_set)(name)
         launch = name in LAUNCH_SETS
@@ -407,11 +428,17 @@ def main():
         saved, profiled = lint(raw, source, rules, LAUNCH_TARGETS if launch else None, name)
         ncu = ncu_estimates(os.path.join(DIR, f"{name}.details.csv.xz"), NCU_LAUNCH if launch else NCU_MEMORY)
         summary.append((name, *judge(name, pairs, saved, profiled, ncu)))
+        missed += unwarned(name, pairs, warned(raw, source))
     print()
     for name, agree, agree_ncu, closer, total in summary:
         print(f"{name}: {agree} of {total} estimates agree with the measured saving (within {WITHIN}x, "
               f"or within {NEAR:.0%} of the kernel's time), Nsight Compute's {agree_ncu}; closer than "
               f"Nsight Compute's estimate (or it has none) on {closer} of {total}")
+    print()
+    print(f"{len(missed)} fixes saved {WORTH_A_WARNING:.0%} of their kernel's time or more where `check` "
+          f"warns of nothing")
+    for name, twin, share in missed:
+        print(f"- {name} {twin}: {share:.1%}")
     return 0 if all(agree == total for _, agree, _, _, total in summary) else 1
 
 
