@@ -1209,6 +1209,17 @@ fn estimates(set: &str) -> Check {
     }
 }
 
+/// The kernels a table of exceptions lists for `set`, sorted.
+fn listed_for<'a>(table: &[(&str, &'a str, &str)], set: &str) -> Vec<&'a str> {
+    let mut names: Vec<&str> = table
+        .iter()
+        .filter(|(s, _, _)| *s == set)
+        .map(|(_, name, _)| *name)
+        .collect();
+    names.sort_unstable();
+    names
+}
+
 fn agrees(estimate: f64, measured: f64, kernel_ns: f64) -> bool {
     let measured = measured.max(0.0);
     (estimate - measured).abs() <= NEAR * kernel_ns
@@ -1255,32 +1266,21 @@ fn assert_judged(set: &str, pairs: Vec<Pair>, count: usize) {
             );
         }
     }
-    let unwarned: Vec<&str> = pairs
+    let mut unwarned: Vec<&str> = pairs
         .iter()
         .filter(|pair| pair.bad_ns - pair.fixed_ns >= 0.05 * pair.bad_ns)
         .filter(|pair| !check.gated.get(&pair.id).copied().unwrap_or(false))
         .map(|pair| short(&pair.name))
         .collect();
-    let mut exempt: Vec<&str> = UNWARNED
-        .iter()
-        .filter(|(s, _, _)| *s == set)
-        .map(|(_, name, _)| *name)
-        .collect();
-    exempt.sort_unstable();
-    let mut unwarned = unwarned;
     unwarned.sort_unstable();
     assert_eq!(
-        unwarned, exempt,
+        unwarned,
+        listed_for(&UNWARNED, set),
         "{set}: fixes that saved 5% or more where no pack warns"
     );
-    let mut listed: Vec<&str> = DISAGREE
-        .iter()
-        .filter(|(s, _, _)| *s == set)
-        .map(|(_, name, _)| *name)
-        .collect();
-    listed.sort_unstable();
     let mut found: Vec<&str> = off.iter().map(|o| o.split(':').next().unwrap()).collect();
     found.sort_unstable();
+    let listed = listed_for(&DISAGREE, set);
     assert_eq!(found, listed, "{set}: {off:#?}");
 }
 
