@@ -302,6 +302,15 @@ def ncu_estimates(path, rules):
     return best
 
 
+def check_json(*args):
+    """What `check --format json` says of `args` (its inputs, after any
+    --select or --ignore), with NCU_LINT_ARGS."""
+    out = subprocess.run(
+        [BINARY, "check", "--no-config", "--format", "json", "--fail-on", "never", *args[:-2], *EXTRA, *args[-2:]],
+        capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
 def lint(raw, source, rules, only=None, set_name=None):
     """What `check` with `rules` (a --select or --ignore) says a fix of each
     result is worth, and its duration: as the ranking counts it, the largest
@@ -309,10 +318,7 @@ def lint(raw, source, rules, only=None, set_name=None):
     the launch's places; `only` maps a kernel's short name to the one rule
     whose estimate counts. Where the set's twin fixes its rows one at a time
     (row_at_a_time), a finding that says what such a fix saves counts that."""
-    out = subprocess.run(
-        [BINARY, "check", "--no-config", "--format", "json", "--fail-on", "never", *rules, *EXTRA, raw, source],
-        capture_output=True, text=True, check=True)
-    doc = json.loads(out.stdout)
+    doc = check_json(*rules, raw, source)
     rows_a_pass = fixed_rows_a_pass(set_name) if set_name in BUILT_TWICE else None
     best, duration = {}, {}
     for finding in doc["findings"]:
@@ -346,10 +352,7 @@ def lint(raw, source, rules, only=None, set_name=None):
 def warned(raw, source):
     """The result IDs to which `check`, with every pack, gives a warning or
     an error."""
-    out = subprocess.run(
-        [BINARY, "check", "--no-config", "--format", "json", "--fail-on", "never", *EXTRA, raw, source],
-        capture_output=True, text=True, check=True)
-    return {f["kernel"]["id"] for f in json.loads(out.stdout)["findings"] if f["severity"] in ("warning", "error")}
+    return {f["kernel"]["id"] for f in check_json(raw, source)["findings"] if f["severity"] in ("warning", "error")}
 
 
 def unwarned(name, pairs, warned_ids):
