@@ -62,48 +62,18 @@ WORTH_A_WARNING = 0.05  # of the kernel's time
 PAIRED = ["twins", "heldout", "cached"]
 BUILT_TWICE = ["rows", "rows_heldout", "walks_heldout", "walks_blind", "walks_blind2", "walks_blind3", "walks_blind4", "walks_blind5", "stores_blind", "stores_blind2", "stores_blind3", "stores_blind4", "stores_blind5", "stores_blind6", "stores_blind7", "stores_blind8", "stores_blind9", "stores_blind10", "stores_blind11", "stores_blind12", "stores_blind13", "stores_blind14", "stores_blind15", "stores_blind16", "stores_blind17", "stores_blind18", "stores_blind19", "stores_blind20", "stores_blind21", "stores_blind22", "stores_blind23", "stores_blind24", "stores_blind25", "stores_blind26", "stores_blind27", "stores_blind28", "stores_blind29", "walks_blind6", "walks_blind7", "walks_blind8", "gathers_blind", "walks_blind9", "walks_blind10", "walks_blind11", "walks_blind12", "walks_blind13", "atomics_private", "launch", "launch_heldout", "launch_ramp", "launch_ramp2", "launch_queue", "launch_ramp3", "launch_ramp4", "launch_atomics", "launch_atomics2", "launch_atomics3", "launch_atomics4", "launch_atomics5", "launch_atomics6", "launch_issue", "launch_l2", "stores_blind30", "launch_scatter"]
 LAUNCH_SETS = {"launch", "launch_heldout", "launch_ramp", "launch_ramp2", "launch_queue", "launch_ramp3", "launch_ramp4", "launch_atomics", "launch_atomics2", "launch_atomics3", "launch_atomics4", "launch_atomics5", "launch_atomics6", "launch_issue", "launch_l2", "launch_scatter"}
+
+
 # The launch sets' fixes each address one launch rule: its estimate is
 # judged (the memory pack's, and other launch rules', are other fixes).
-LAUNCH_TARGETS = {
-    "stream_scale": "small-grid", "wave_tail": "tail-wave", "occupancy_gather": "occupancy-limit",
-    "smem_stride4": "small-grid", "smem_double": "small-grid", "fma_chain": "small-grid",
-    "half_wave": "tail-wave", "l1_window": "small-grid", "fma_ilp": "small-grid",
-    "gather_chain": "small-grid", "smem_sum": "small-grid", "smem_bcast": "small-grid",
-    "l1_short": "small-grid", "copy_short": "small-grid", "alu_short": "small-grid",
-    "queue_scatter_fields": "small-grid", "queue_scatter_shorts": "small-grid",
-    "queue_scatter_bytes": "small-grid", "queue_scatter_whole": "small-grid",
-    "queue_hashed_pairs": "small-grid", "queue_gather": "small-grid", "queue_atomics": "small-grid",
-    "stream_copy": "small-grid", "stream_sum": "small-grid", "stride_gather": "small-grid",
-    "ramp_smem": "small-grid", "ramp_l1": "small-grid", "ramp_fma": "small-grid",
-    "ramp_copy": "small-grid", "ramp_chain": "small-grid",
-    "pipe_chain1": "small-grid", "pipe_chain3": "small-grid", "pipe_chain6": "small-grid",
-    "pipe_hash": "small-grid", "pipe_smem2": "small-grid", "pipe_shuffle": "small-grid",
-    "atom_one": "small-grid", "atom_bins64": "small-grid", "atom_bins4k": "small-grid",
-    "atom_hist256": "small-grid", "atom_scatter": "small-grid", "atom_max_cas": "small-grid",
-    "atom_warp_sum": "small-grid", "atom_runs": "small-grid", "atom_exchange": "small-grid",
-    "atom_ticket": "small-grid",
-    "void hist_work<256>": "small-grid", "void hist_work<1024>": "small-grid",
-    "void hist_work<4096>": "small-grid", "void spread_work<16384>": "small-grid",
-    "void spread_work<262144>": "small-grid", "stream_int": "small-grid",
-    "eight_lines": "small-grid", "byte_hist": "small-grid",
-    "void int_adds<1>": "small-grid", "void int_adds<64>": "small-grid", "void int_adds<512>": "small-grid",
-    "void float_adds<1>": "small-grid", "void float_adds<64>": "small-grid", "void float_adds<128>": "small-grid",
-    "int_max_one": "small-grid", "tickets_used": "small-grid",
-    "spread_red": "small-grid", "spread_atom": "small-grid", "one_float_work": "small-grid",
-    "one_double": "small-grid", "one_int": "small-grid", "one_float_used": "small-grid",
-    "max_eight": "small-grid", "hist_hashed": "small-grid", "hist_shared": "small-grid",
-    "scatter_add": "small-grid", "warp_counter": "small-grid",
-    "void lines_red<2>": "small-grid", "void lines_red<8>": "small-grid", "void lines_red<32>": "small-grid",
-    "void lines_red<128>": "small-grid", "void lines_atom<8>": "small-grid", "void lines_atom<128>": "small-grid",
-    "wide_atom": "small-grid", "ticket_work": "small-grid", "doubles64": "small-grid", "halves128": "small-grid",
-    "bitmap_or": "small-grid", "block_sum": "small-grid", "warp_lines": "small-grid",
-    "sparse_bins": "small-grid", "sparse_one": "small-grid", "sparse_int": "small-grid", "cas_max": "small-grid",
-    "warp_sum": "small-grid", "bins_private": "small-grid", "pair_lines": "small-grid", "ticket_heavy": "small-grid",
-    "l1_stream": "small-grid", "l1_chase": "small-grid", "smem_stream": "small-grid", "smem_chase": "small-grid",
-    "fma_load_mix": "small-grid", "sfu_chain": "small-grid", "dfma_chain": "small-grid", "imad_chain": "small-grid",
-    "l2_passes": "small-grid", "spread_add": "small-grid",
-    "scatter_pairs_whole": "small-grid", "copy_scatter": "small-grid", "scatter_doubles": "small-grid",
-}
+# The table is data that tests/twins.rs reads too.
+def launch_targets(path):
+    with open(path, newline="") as f:
+        lines = (line for line in f if not line.startswith("#"))
+        return {row["kernel"]: row["rule"] for row in csv.DictReader(lines, delimiter="\t")}
+
+
+LAUNCH_TARGETS = launch_targets(os.path.join(ROOT, "fixtures", "twins", "launch_targets.tsv"))
 
 # Twins whose fix reads its rows one at a time a warp (each file's comments
 # say which): judged against what `check` says that fix saves (the row-walk

@@ -868,117 +868,22 @@ struct Check {
     rules: HashMap<u64, BTreeSet<String>>,
 }
 
-/// The launch set's fixes each address one launch rule: only its estimate
-/// counts (the memory pack's, and other launch rules', are other fixes).
-const LAUNCH_TARGETS: [(&str, &str); 107] = [
-    ("stream_scale", "small-grid"),
-    ("wave_tail", "tail-wave"),
-    ("occupancy_gather", "occupancy-limit"),
-    ("smem_stride4", "small-grid"),
-    ("smem_double", "small-grid"),
-    ("fma_chain", "small-grid"),
-    ("half_wave", "tail-wave"),
-    ("l1_window", "small-grid"),
-    ("fma_ilp", "small-grid"),
-    ("gather_chain", "small-grid"),
-    ("smem_sum", "small-grid"),
-    ("smem_bcast", "small-grid"),
-    ("l1_short", "small-grid"),
-    ("copy_short", "small-grid"),
-    ("alu_short", "small-grid"),
-    ("queue_scatter_fields", "small-grid"),
-    ("queue_scatter_shorts", "small-grid"),
-    ("queue_scatter_bytes", "small-grid"),
-    ("queue_scatter_whole", "small-grid"),
-    ("queue_hashed_pairs", "small-grid"),
-    ("queue_gather", "small-grid"),
-    ("queue_atomics", "small-grid"),
-    ("stream_copy", "small-grid"),
-    ("stream_sum", "small-grid"),
-    ("stride_gather", "small-grid"),
-    ("ramp_smem", "small-grid"),
-    ("ramp_l1", "small-grid"),
-    ("ramp_fma", "small-grid"),
-    ("ramp_copy", "small-grid"),
-    ("ramp_chain", "small-grid"),
-    ("pipe_chain1", "small-grid"),
-    ("pipe_chain3", "small-grid"),
-    ("pipe_chain6", "small-grid"),
-    ("pipe_hash", "small-grid"),
-    ("pipe_smem2", "small-grid"),
-    ("pipe_shuffle", "small-grid"),
-    ("atom_one", "small-grid"),
-    ("atom_bins64", "small-grid"),
-    ("atom_bins4k", "small-grid"),
-    ("atom_hist256", "small-grid"),
-    ("atom_scatter", "small-grid"),
-    ("atom_max_cas", "small-grid"),
-    ("atom_warp_sum", "small-grid"),
-    ("atom_runs", "small-grid"),
-    ("atom_exchange", "small-grid"),
-    ("atom_ticket", "small-grid"),
-    ("spread_red", "small-grid"),
-    ("spread_atom", "small-grid"),
-    ("one_float_work", "small-grid"),
-    ("one_double", "small-grid"),
-    ("one_int", "small-grid"),
-    ("one_float_used", "small-grid"),
-    ("max_eight", "small-grid"),
-    ("hist_hashed", "small-grid"),
-    ("hist_shared", "small-grid"),
-    ("scatter_add", "small-grid"),
-    ("warp_counter", "small-grid"),
-    ("void lines_red<2>", "small-grid"),
-    ("void lines_red<8>", "small-grid"),
-    ("void lines_red<32>", "small-grid"),
-    ("void lines_red<128>", "small-grid"),
-    ("void lines_atom<8>", "small-grid"),
-    ("void lines_atom<128>", "small-grid"),
-    ("wide_atom", "small-grid"),
-    ("ticket_work", "small-grid"),
-    ("doubles64", "small-grid"),
-    ("halves128", "small-grid"),
-    ("bitmap_or", "small-grid"),
-    ("block_sum", "small-grid"),
-    ("warp_lines", "small-grid"),
-    ("sparse_bins", "small-grid"),
-    ("sparse_one", "small-grid"),
-    ("sparse_int", "small-grid"),
-    ("cas_max", "small-grid"),
-    ("warp_sum", "small-grid"),
-    ("bins_private", "small-grid"),
-    ("pair_lines", "small-grid"),
-    ("ticket_heavy", "small-grid"),
-    ("void hist_work<256>", "small-grid"),
-    ("void hist_work<1024>", "small-grid"),
-    ("void hist_work<4096>", "small-grid"),
-    ("void spread_work<16384>", "small-grid"),
-    ("void spread_work<262144>", "small-grid"),
-    ("stream_int", "small-grid"),
-    ("eight_lines", "small-grid"),
-    ("byte_hist", "small-grid"),
-    ("void int_adds<1>", "small-grid"),
-    ("void int_adds<64>", "small-grid"),
-    ("void int_adds<512>", "small-grid"),
-    ("void float_adds<1>", "small-grid"),
-    ("void float_adds<64>", "small-grid"),
-    ("void float_adds<128>", "small-grid"),
-    ("int_max_one", "small-grid"),
-    ("tickets_used", "small-grid"),
-    ("l1_stream", "small-grid"),
-    ("l1_chase", "small-grid"),
-    ("smem_stream", "small-grid"),
-    ("smem_chase", "small-grid"),
-    ("fma_load_mix", "small-grid"),
-    ("sfu_chain", "small-grid"),
-    ("dfma_chain", "small-grid"),
-    ("imad_chain", "small-grid"),
-    ("l2_passes", "small-grid"),
-    ("spread_add", "small-grid"),
-    ("scatter_pairs_whole", "small-grid"),
-    ("copy_scatter", "small-grid"),
-    ("scatter_doubles", "small-grid"),
-];
+/// The launch rule each launch set's fix addresses, by kernel name up to
+/// its parameters: that rule's estimate is judged. The table is data
+/// (fixtures/twins/launch_targets.tsv) that bench/twins.py reads too.
+fn launch_targets() -> HashMap<String, String> {
+    csv::ReaderBuilder::new()
+        .delimiter(b'\t')
+        .comment(Some(b'#'))
+        .from_path(fixture("twins/launch_targets.tsv"))
+        .unwrap()
+        .records()
+        .map(|row| {
+            let row = row.unwrap();
+            (row[0].to_owned(), row[1].to_owned())
+        })
+        .collect()
+}
 
 /// Twins whose fix reads its rows one at a time a warp, as their sources
 /// say, and how: one element a lane ("lane") or 16 bytes ("wide"). They are
@@ -1187,6 +1092,7 @@ fn estimates(set: &str) -> Check {
     // A launch set's estimates are its target rules' alone; whether a
     // kernel fails the gate reads every pack's findings of it.
     let launch = set.starts_with("launch");
+    let targets = launch_targets();
     let every_pack = check_json(&[&raw, &source]);
     let doc = if launch {
         every_pack.clone()
@@ -1220,8 +1126,8 @@ fn estimates(set: &str) -> Check {
             .entry(id)
             .or_default()
             .insert(f["rule"].as_str().unwrap().to_owned());
-        let target = LAUNCH_TARGETS.iter().find(|(k, _)| *k == short);
-        if launch && target.is_none_or(|(_, rule)| f["rule"] != *rule) {
+        let target = targets.get(short);
+        if launch && target.is_none_or(|rule| f["rule"] != rule.as_str()) {
             continue;
         }
         let place = format!("{}:{}", f["location"]["file"], f["location"]["line"]);
