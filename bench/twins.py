@@ -28,6 +28,12 @@ made the kernel slower saved nothing). A model that always says 0 fails
 every fix that saves more than 2%. Prints a Markdown table and each set's
 count; exits 1 when a judged twin disagrees.
 
+Beside each measured saving stands its 90% interval: the middle 90% of the
+differences of medians over 1,000 resamplings of each build's runs. A
+disagreement that some saving in that interval would agree with is one the
+runs cannot tell from their spread; each set's count says how many of its
+disagreements are such. The judging itself takes the medians alone.
+
 It also lists each fix that saved 5% or more of its kernel's time where
 `check`, with every pack, gives that kernel no warning or error: a fix
 worth that much that the gate would pass.
@@ -37,6 +43,7 @@ import json
 import lzma
 import math
 import os
+import random
 import shlex
 import subprocess
 import sys
@@ -57,6 +64,10 @@ NCU_LAUNCH = {"LaunchConfiguration", "AchievedOccupancy", "TheoreticalOccupancy"
 WITHIN = 1.5
 NEAR = 0.02  # of the kernel's time
 WORTH_A_WARNING = 0.05  # of the kernel's time
+# The measured saving's interval: the middle INTERVAL of the differences of
+# medians over RESAMPLES resamplings of each build's runs (a bootstrap).
+INTERVAL = 0.90
+RESAMPLES = 1000
 
 # Sets of pairs launched side by side in one program, and sets built twice.
 PAIRED = ["twins", "heldout", "cached"]
@@ -211,8 +222,8 @@ def number(text):
 
 
 def paired_durations(path, kernels):
-    """Each kernel's name and median duration over the runs of the sequence
-    of `kernels` launches. Odd runs launched each pair's fixed twin first
+    """Each kernel's name, median duration and durations over the runs of
+    the sequence of `kernels` launches. Odd runs launched each pair's fixed twin first
     (run.sh), so there position k holds the launch of kernel k ^ 1."""
     table = rows(path)
     header = table[0]
@@ -226,7 +237,7 @@ def paired_durations(path, kernels):
             at = run * kernels + (k ^ 1 if run % 2 else k)
             assert launches[at][0] == launches[k][0], f"{path}: launch {at} is not {launches[k][0]}"
             mine.append(launches[at][1])
-        medians.append((launches[k][0], median(mine)))
+        medians.append((launches[k][0], median(mine), mine))
     return medians
 
 
@@ -236,7 +247,8 @@ def median(values):
 
 
 def process_durations(path, process, kernels):
-    """Median duration of each of the `kernels` launches of the sequence
+    """The name, median duration and durations of each of the `kernels`
+    launches of the sequence
     that every process named `process` ran (run_fixed.sh: each process runs
     it several times, after launches that fill its buffers)."""
     table = rows(path)
@@ -253,7 +265,28 @@ def process_durations(path, process, kernels):
         launches = launches[skip:]
         runs.extend(launches[i:i + kernels] for i in range(0, len(launches), kernels))
     assert len(runs) >= 15, f"{path}: {len(runs)} runs of {process}"
-    return [(runs[0][k][0], median(run[k][1] for run in runs)) for k in range(kernels)]
+    return [(runs[0][k][0], median(run[k][1] for run in runs), [run[k][1] for run in runs])
+            for k in range(kernels)]
+
+
+def saving_interval(seed, bad_runs, fixed_runs):
+    """The middle INTERVAL of the saving's resampled values: each build's
+    runs drawn again with replacement, RESAMPLES times, the difference of
+    their medians each time (seeded, so each run of the bench prints the
+    same)."""
+    draw = random.Random(seed)
+    savings = sorted(median(draw.choices(bad_runs, k=len(bad_runs)))
+                     - median(draw.choices(fixed_runs, k=len(fixed_runs)))
+                     for _ in range(RESAMPLES))
+    tail = (1 - INTERVAL) / 2
+    return savings[int(tail * RESAMPLES)], savings[int((1 - tail) * RESAMPLES) - 1]
+
+
+def within_noise(estimate, interval, kernel_ns):
+    """Whether some saving in the measured saving's interval agrees with the
+    estimate: the runs cannot tell the disagreement from their spread."""
+    low, high = interval
+    return agrees(estimate, min(max(estimate, low), high), kernel_ns)
 
 
 def results(path):
@@ -364,30 +397,37 @@ def verdict(estimate, real, kernel_ns):
     return ratio if agrees(estimate, real, kernel_ns) else f"**{ratio}** off"
 
 
-def judge(name, pairs, saved, profiled, ncu):
+def judge(name, pairs, intervals, saved, profiled, ncu):
     """Prints one table row per pair (bad name, bad ns, fixed ns, result ID);
-    returns (agree, agree_ncu, closer, total)."""
-    agree, agree_ncu, closer, total = 0, 0, 0, 0
+    returns (agree, agree_ncu, closer, total, noise): noise counts the
+    disagreements that some saving in the measured saving's interval
+    (`intervals`, by result ID) would agree with."""
+    agree, agree_ncu, closer, total, noise = 0, 0, 0, 0, 0
     for bad, bad_ns, fixed_ns, k in pairs:
         real = bad_ns - fixed_ns
         ours = saved.get(k, 0.0)
         theirs = ncu.get(k, 0.0) / 100.0 * (profiled.get(k) or bad_ns) if k in ncu else None
         short = bad.split("(")[0]
-        print(f"| {name} | {short} | {fmt(bad_ns)} | {fmt(real)} ({real / bad_ns:.0%}) | {fmt(ours)} | "
+        low, high = intervals[k]
+        print(f"| {name} | {short} | {fmt(bad_ns)} | {fmt(real)} ({real / bad_ns:.0%}) | "
+              f"{low / 1000:.1f} to {high / 1000:.1f} | {fmt(ours)} | "
               f"{verdict(ours, real, bad_ns)} | {fmt(theirs)} | {verdict(theirs, real, bad_ns)} |")
         total += 1
         agree += agrees(ours, real, bad_ns)
+        noise += not agrees(ours, real, bad_ns) and within_noise(ours, intervals[k], bad_ns)
         agree_ncu += theirs is not None and agrees(theirs, real, bad_ns)
         err = lambda e: abs(max(e, 1.0) - max(real, 1.0))
         closer += theirs is None or err(ours) <= err(theirs)
-    return agree, agree_ncu, closer, total
+    return agree, agree_ncu, closer, total, noise
 
 
 def paired_set(name):
     kernels = results(os.path.join(DIR, f"{name}.raw.csv.xz"))
     measured = paired_durations(os.path.join(DIR, f"{name}.durations.raw.csv.xz"), kernels)
     pairs = [(measured[k][0], measured[k][1], measured[k + 1][1], k) for k in range(0, kernels - 1, 2)]
-    return pairs, os.path.join(DIR, f"{name}.{PAGE}.csv.xz"), os.path.join(DIR, f"{name}.source.csv.xz")
+    intervals = {k: saving_interval(f"{name}/{k}", measured[k][2], measured[k + 1][2])
+                 for k in range(0, kernels - 1, 2)}
+    return pairs, intervals, os.path.join(DIR, f"{name}.{PAGE}.csv.xz"), os.path.join(DIR, f"{name}.source.csv.xz")
 
 
 def built_twice_set(name):
@@ -395,36 +435,39 @@ def built_twice_set(name):
     durations = os.path.join(DIR, f"{name}.durations.raw.csv.xz")
     bad = process_durations(durations, name, kernels)
     fixed = process_durations(durations, f"{name}_fixed", kernels)
-    pairs = []
+    pairs, intervals = [], {}
     for k in range(kernels):
         assert bad[k][0] == fixed[k][0], f"{name}: launch {k} is {bad[k][0]} as is, {fixed[k][0]} fixed"
         pairs.append((bad[k][0], bad[k][1], fixed[k][1], k))
-    return pairs, os.path.join(DIR, f"{name}.{PAGE}.csv.xz"), os.path.join(DIR, f"{name}.source.csv.xz")
+        intervals[k] = saving_interval(f"{name}/{k}", bad[k][2], fixed[k][2])
+    return pairs, intervals, os.path.join(DIR, f"{name}.{PAGE}.csv.xz"), os.path.join(DIR, f"{name}.source.csv.xz")
 
 
 def main():
-    print("| set | twin | duration | measured saving | ncu-lint estimate | agrees | Nsight Compute estimate | agrees |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print(f"| set | twin | duration | measured saving | its {INTERVAL:.0%} interval (µs) | ncu-lint estimate | agrees | "
+          f"Nsight Compute estimate | agrees |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     summary, missed = [], []
     for name in PAIRED + BUILT_TWICE:
-        pairs, raw, source = (paired_set if name in PAIRED else built_twice_set)(name)
+        pairs, intervals, raw, source = (paired_set if name in PAIRED else built_twice_set)(name)
         launch = name in LAUNCH_SETS
         rules = ["--select", "launch/*"] if launch else ["--ignore", "launch/*"]
         saved, profiled = lint(raw, source, rules, LAUNCH_TARGETS if launch else None, name)
         ncu = ncu_estimates(os.path.join(DIR, f"{name}.details.csv.xz"), NCU_LAUNCH if launch else NCU_MEMORY)
-        summary.append((name, *judge(name, pairs, saved, profiled, ncu)))
+        summary.append((name, *judge(name, pairs, intervals, saved, profiled, ncu)))
         missed += unwarned(name, pairs, severities(raw, source))
     print()
-    for name, agree, agree_ncu, closer, total in summary:
+    for name, agree, agree_ncu, closer, total, noise in summary:
         print(f"{name}: {agree} of {total} estimates agree with the measured saving (within {WITHIN}x, "
               f"or within {NEAR:.0%} of the kernel's time), Nsight Compute's {agree_ncu}; closer than "
-              f"Nsight Compute's estimate (or it has none) on {closer} of {total}")
+              f"Nsight Compute's estimate (or it has none) on {closer} of {total}; of the "
+              f"{total - agree} that disagree, {noise} would agree with a saving in its {INTERVAL:.0%} interval")
     print()
     print(f"{len(missed)} fixes saved {WORTH_A_WARNING:.0%} of their kernel's time or more where `check` "
           f"warns of nothing")
     for name, twin, share, said in missed:
         print(f"- {name} {twin}: {share:.1%} ({said})")
-    return 0 if all(agree == total for _, agree, _, _, total in summary) else 1
+    return 0 if all(agree == total for _, agree, _, _, total, _ in summary) else 1
 
 
 if __name__ == "__main__":
