@@ -223,8 +223,9 @@ def number(text):
 
 def paired_durations(path, kernels):
     """Each kernel's name, median duration and durations over the runs of
-    the sequence of `kernels` launches. Odd runs launched each pair's fixed twin first
-    (run.sh), so there position k holds the launch of kernel k ^ 1."""
+    the sequence of `kernels` launches. Odd runs launched each pair's fixed
+    twin first (run.sh), so there position k holds the launch of kernel
+    k ^ 1."""
     table = rows(path)
     header = table[0]
     name, duration = header.index("Kernel Name"), header.index("gpu__time_duration.sum")
@@ -248,9 +249,9 @@ def median(values):
 
 def process_durations(path, process, kernels):
     """The name, median duration and durations of each of the `kernels`
-    launches of the sequence
-    that every process named `process` ran (run_fixed.sh: each process runs
-    it several times, after launches that fill its buffers)."""
+    launches of the sequence that every process named `process` ran
+    (run_fixed.sh: each process runs it several times, after launches that
+    fill its buffers)."""
     table = rows(path)
     header = table[0]
     col = {h: i for i, h in enumerate(header)}
@@ -413,8 +414,9 @@ def judge(name, pairs, intervals, saved, profiled, ncu):
               f"{low / 1000:.1f} to {high / 1000:.1f} | {fmt(ours)} | "
               f"{verdict(ours, real, bad_ns)} | {fmt(theirs)} | {verdict(theirs, real, bad_ns)} |")
         total += 1
-        agree += agrees(ours, real, bad_ns)
-        noise += not agrees(ours, real, bad_ns) and within_noise(ours, intervals[k], bad_ns)
+        agreed = agrees(ours, real, bad_ns)
+        agree += agreed
+        noise += not agreed and within_noise(ours, intervals[k], bad_ns)
         agree_ncu += theirs is not None and agrees(theirs, real, bad_ns)
         err = lambda e: abs(max(e, 1.0) - max(real, 1.0))
         closer += theirs is None or err(ours) <= err(theirs)
