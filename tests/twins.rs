@@ -2831,8 +2831,8 @@ fn held_out_half_slot_grids_judge_small_grid_at_half() {
     // shared reads, arithmetic, a chase the L2 holds, streams, hashed
     // gathers, strided reads and exponentials on 528 blocks of 256 and 264
     // of 512. 7 of 11 agree from either page; with the condition as it was
-    // (under half), 6 of 11, and five fixes worth 7-23% (a copy, a sum, a
-    // strided read, exponentials, a float4 stream) would have no finding.
+    // (under half), 6 of 11, and four fixes worth 7-23% (a copy, a sum,
+    // exponentials, a float4 stream) would have no warning.
     assert_judged("launch_half", built_twice("launch_half"), 11);
 }
 
