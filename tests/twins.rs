@@ -27,7 +27,7 @@ const WITHIN: f64 = 1.5;
 const NEAR: f64 = 0.02;
 
 /// Pairs whose estimate disagrees with the measured saving, and why.
-const DISAGREE: [(&str, &str, &str); 152] = [
+const DISAGREE: [(&str, &str, &str); 150] = [
     (
         "twins",
         "masked_half",
@@ -455,11 +455,6 @@ const DISAGREE: [(&str, &str, &str); 152] = [
     ),
     (
         "launch_atomics5",
-        "byte_hist",
-        "held out (an H100): a byte histogram of a 64 MB read in 256 global bins by 33 blocks: more blocks saved 982 us of 20.8 ms (5%), 55 said (nothing while every hot slice saturated at a third): the hot slice's atomic unit ran 76% busy, at the integers' saturation, and more blocks shaved 5% off it",
-    ),
-    (
-        "launch_atomics5",
         "void spread_work<16384>",
         "held out (an H100): 40 steps a value added to 16K hashed counters by 66 blocks: more blocks saved 15.8 of 78.6 us (20%), 26.4 said (1.66x): spread over the slices, the atomics were taken to saturate every unit at memory_ceiling from 49% busy",
     ),
@@ -475,13 +470,8 @@ const DISAGREE: [(&str, &str, &str); 152] = [
     ),
     (
         "launch_atomics6",
-        "void int_adds<512>",
-        "held out (an H100): integers added to 512 hashed counters after 200 steps by 33 blocks: more blocks saved 14.7 of 178 us (8%), 7.0 said (0.48x): the busiest slice's unit ran 72% busy, taken as 95% of the time",
-    ),
-    (
-        "launch_atomics6",
         "void float_adds<128>",
-        "held out (an H100): floats added to 128 hashed counters after 100 steps by 16 blocks: more blocks saved 16.6 of 220 us (8%), said at nothing: the busiest slice's unit ran 76% busy, past the third at which floats on one address saturate it; floats on many addresses ran it to 81% here and 98% in launch_atomics.cu",
+        "held out (an H100): floats added to 128 hashed counters after 100 steps by 16 blocks: more blocks saved 16.6 of 220 us (8%), said at nothing while floats saturated the unit at a third, 9.2 (0.56x) since requests of several sectors saturate it at 80%: the busiest slice's unit ran 76% busy, and its fixed build 82%",
     ),
     (
         "launch_atomics6",
@@ -1973,7 +1963,9 @@ fn a_fifth_held_out_set_of_atomics_judges_the_slices_read_from_the_details_page(
     // before integer atomics were taken to saturate a hot slice at 76% of
     // its cycles, not a third: 7 of 10 from the raw page since (1,024 bins
     // and one integer counter over a streaming read to agreement), 5 from
-    // the details page.
+    // the details page; 8 of 10 from the raw page since requests of several
+    // sectors saturate the unit at 80% (the byte histogram, 0.06x, to
+    // 1.11x).
     assert_judged("launch_atomics5", built_twice("launch_atomics5"), 10);
 }
 
@@ -1988,7 +1980,9 @@ fn a_sixth_held_out_set_of_atomics_judges_integer_atomics_saturation() {
     // one counter on 16 blocks and tickets, whose more blocks saved 71% and
     // 65%, from 0.51x and 0.37x to 1.01x; adds to 64 to 512 counters, their
     // busiest unit 72-81% busy, are said at 0-48% of what more blocks saved
-    // (2-8% of their time).
+    // (2-8% of their time). Since requests of several sectors saturate the
+    // unit at 80%, 6 of 10 from the raw page: 512 counters at 1.05x, 128
+    // float counters at 0.56x.
     assert_judged("launch_atomics6", built_twice("launch_atomics6"), 10);
 }
 
