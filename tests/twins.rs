@@ -27,7 +27,7 @@ const WITHIN: f64 = 1.5;
 const NEAR: f64 = 0.02;
 
 /// Pairs whose estimate disagrees with the measured saving, and why.
-const DISAGREE: [(&str, &str, &str); 161] = [
+const DISAGREE: [(&str, &str, &str); 164] = [
     (
         "twins",
         "masked_half",
@@ -832,6 +832,21 @@ const DISAGREE: [(&str, &str, &str); 161] = [
         "gathers_blind3",
         "void gather_layout<double, 3, 131>",
         "held out (an H100): doubles at a stride of three on 2,048 blocks: 0.2 of 7.4 us (3%) saved, 0.8 said (3.77x)",
+    ),
+    (
+        "launch_atomics8",
+        "void int_adds_hashed<2048>",
+        "held out (an H100), judging the details page's spanning atomics (the raw page's reading unchanged): integers added to 2,048 hashed counters by 66 blocks (1.17 sectors a request, so saturation between integers' 76% and spread atomics' 80%): more blocks saved 6.0 of 62 us (10%), 12.7 said (2.10x): the busiest slice's unit ran 59% busy, its fixed build 65.5%",
+    ),
+    (
+        "launch_atomics8",
+        "void adds_hashed<float, 128>",
+        "held out (an H100): floats added to 128 hashed counters by 16 blocks: more blocks saved 7.4 of 110 us (6.7%), 4.4 said (0.60x): the unit ran 75.4% busy, its fixed build 80.8%",
+    ),
+    (
+        "launch_atomics8",
+        "void adds_hashed<double, 256>",
+        "held out (an H100): doubles added to 256 hashed counters by 33 blocks: more blocks saved 10.6 of 183 us (5.8%), said at nothing: the unit ran 80.0% busy, at the 80% taken as saturation, and its fixed build 85.0% (as launch_atomics7.cu's doubles: 87% and 91%)",
     ),
 ];
 
@@ -2219,7 +2234,7 @@ fn speedups(set: &str, page: &str, rule: &str) -> BTreeMap<String, f64> {
 }
 
 #[test]
-fn atomics_one_slice_serializes_are_read_from_the_details_page_as_from_the_raw_page() {
+fn atomics_that_serialize_are_read_from_the_details_page_as_from_the_raw_page() {
     // The details page lacks the busiest slice's atomic unit; the atomics'
     // and reductions' L2 sectors over one slice's cycles stand in where they
     // fit in them. Sums into one counter, a maximum, class sums, tickets
@@ -2229,7 +2244,10 @@ fn atomics_one_slice_serializes_are_read_from_the_details_page_as_from_the_raw_p
     // read from the Workload Distribution chart, where the busiest slice was
     // active twice the average's cycles or more: without it, bytes and
     // hashed values counted in 256 global bins, whose fixes saved 99% and
-    // 98%, were notes worth nothing.
+    // 98%, were notes worth nothing. Those spread evenly over the slices
+    // that hold them read within 1.5x of the raw page: the bytes' bins are
+    // hit unevenly, their busiest unit 80% busy where an even spread over
+    // two slices says 68%.
     let raw = speedups("atomics_private", "raw", "atomic-contention");
     let details = speedups("atomics_private", "details", "atomic-contention");
     assert_eq!(
@@ -2238,11 +2256,13 @@ fn atomics_one_slice_serializes_are_read_from_the_details_page_as_from_the_raw_p
     );
     assert!(raw.keys().any(|k| k.starts_with("hist_bytes")), "{raw:?}");
     for (kernel, share) in &details {
-        assert!(
-            (share - raw[kernel]).abs() < 0.01,
-            "{kernel}: raw {}, details {share}",
-            raw[kernel]
-        );
+        let on_raw = raw[kernel];
+        let alike = if kernel.starts_with("hist_") {
+            (on_raw / 1.5..=on_raw * 1.5).contains(share)
+        } else {
+            (share - on_raw).abs() < 0.01
+        };
+        assert!(alike, "{kernel}: raw {on_raw}, details {share}");
     }
 }
 
@@ -2956,9 +2976,25 @@ fn held_out_spread_atomics_judge_their_saturation() {
     // unit 67% busy, whose more blocks saved 19%, from 0.63x to 0.86x; 256
     // float counters from nothing to 0.97x. The misses saved 2-5% with the
     // unit 78-87% busy, at or past the 80% taken as saturation: their fixed
-    // builds ran it 82-91%. From the details page 1 of 10, as before: there
-    // such atomics read at the busiest slice's active share.
+    // builds ran it 82-91%. From the details page 1 of 10 then; 5 since
+    // atomics that span several slices read as spread evenly over the fewest
+    // slices that hold them, not at the busiest slice's active share.
     assert_judged("launch_atomics7", built_twice("launch_atomics7"), 10);
+}
+
+#[test]
+fn held_out_hashed_atomics_judge_the_slices_read_from_the_details_page() {
+    // Committed before the details page read atomics that span several L2
+    // slices as spread evenly over the fewest slices whose active shares
+    // hold them, and measured (on an H100) after: integers, floats, halves,
+    // doubles and an unsigned maximum on 128 to 2,048 hashed counters, on 16
+    // to 66 blocks. From the details page 1 of 10 agree (none with the model
+    // before, which read them at the busiest slice's active share, 92-99%):
+    // the raw page's busiest unit ran 59-80% busy, the atomics spread over
+    // 2, 4, 8 and 16 slices (their whole work over the busiest unit's), not
+    // over the fewest (3, 6, 10), so only those over two read right. From
+    // the raw page, whose reading did not change, 7 of 10.
+    assert_judged("launch_atomics8", built_twice("launch_atomics8"), 10);
 }
 
 #[test]
