@@ -84,6 +84,8 @@ impl Expr {
                     ("mod", [a, b]) => Outcome::number(a - b * (a / b).floor()),
                     ("pow", [a, _]) if *a < 0.0 => Outcome::Undefined,
                     ("pow", [a, b]) => Outcome::number(a.powf(*b)),
+                    ("log2", [a]) if *a <= 0.0 => Outcome::Undefined,
+                    ("log2", [a]) => Outcome::number(a.log2()),
                     _ => Outcome::Undefined,
                 }
             }

@@ -121,9 +121,11 @@ impl fmt::Display for Type {
 /// left of `a` after whole `b`s (the loads a batch of sixteen leaves),
 /// `pow(a, b)` is `a` to the power `b` (a smooth maximum of two times; it
 /// is undefined for `a` below 0, where a real power has no value),
-/// `known_or(a, b)` is `a` where it is defined and `b` where it is not (an
+/// `log2(a)` the power of two `a` is (`pow(2, ceil(log2(a)))` rounds up to
+/// a power of two: the L2 slices an aligned region's lines hash over; it is
+/// undefined for `a` of 0 or below), `known_or(a, b)` is `a` where it is defined and `b` where it is not (an
 /// optional metric the export lacks, a share of nothing).
-pub const FUNCTIONS: [(&str, usize); 8] = [
+pub const FUNCTIONS: [(&str, usize); 9] = [
     ("min", 2),
     ("max", 2),
     ("abs", 1),
@@ -131,6 +133,7 @@ pub const FUNCTIONS: [(&str, usize); 8] = [
     ("floor", 1),
     ("mod", 2),
     ("pow", 2),
+    ("log2", 1),
     ("known_or", 2),
 ];
 
@@ -351,6 +354,19 @@ mod tests {
             panic!("a number")
         };
         assert!((1.0..1.01).contains(&n), "{n}");
+    }
+
+    #[test]
+    fn log2_is_the_power_of_two_and_undefined_at_zero_and_below() {
+        let e = parse("log2(a)").unwrap();
+        assert_eq!(e.check(&all_numbers), Ok(Type::Number));
+        assert_eq!(e.eval(&num(&[("a", 8.0)])), Outcome::Number(3.0));
+        assert_eq!(e.eval(&num(&[("a", 0.0)])), Outcome::Undefined);
+        assert_eq!(e.eval(&num(&[("a", -2.0)])), Outcome::Undefined);
+        // Rounded up to a power of two: 2.96 slices' work spans four.
+        let slices = parse("pow(2, ceil(log2(a)))").unwrap();
+        assert_eq!(slices.eval(&num(&[("a", 2.96)])), Outcome::Number(4.0));
+        assert_eq!(slices.eval(&num(&[("a", 1.0)])), Outcome::Number(1.0));
     }
 
     #[test]
