@@ -5,7 +5,9 @@
 //! at all, so its Access Operation column cannot tell a kernel without
 //! atomics; the SASS can. The floating-point ones among them
 //! (`{ sass = "float_atomics" }`) are counted apart: a slice applies them to
-//! one address more slowly than integer ones.
+//! one address more slowly than integer ones. So are the 64-bit ones
+//! (`{ sass = "wide_atomics" }`: doubles, 64-bit integers), which keep a
+//! slice's atomic unit busier for each sector they carry.
 
 use super::sass_counts::executions;
 use crate::memory_model::sass_instruction;
@@ -32,6 +34,17 @@ pub fn float_count(view: &SourceView) -> Option<f64> {
     executions_of(view, is_float)
 }
 
+/// The count's name in a pack (`{ sass = "wide_atomics" }`).
+pub const WIDE_ATOMICS: &str = "wide_atomics";
+
+/// The executions of the kernel's global atomics and reductions on 64-bit
+/// values (`REDG.E.ADD.F64.RN`, `REDG.E.ADD.64`, `ATOMG.E.CAS.64`): a
+/// sector of them is half the lanes of a 32-bit one, each lane's value two
+/// words. `None` as [`count`].
+pub fn wide_count(view: &SourceView) -> Option<f64> {
+    executions_of(view, is_wide)
+}
+
 /// The executions of the kernel's global atomics and reductions whose SASS
 /// `kind` accepts.
 fn executions_of(view: &SourceView, kind: impl Fn(&str) -> bool) -> Option<f64> {
@@ -53,6 +66,20 @@ pub fn is_float(sass: &str) -> bool {
     })
 }
 
+/// Whether an instruction's opcode names a 64-bit operand (`F64`, `64`,
+/// `U64`, `S64`); the address's width (`E`, a register pair `R2.64` among
+/// the operands) is not one.
+pub fn is_wide(sass: &str) -> bool {
+    let (opcode, _) = sass_instruction(sass);
+    opcode.split('.').skip(1).any(|part| {
+        part.ends_with("64")
+            && part
+                .trim_end_matches("64")
+                .chars()
+                .all(|c| c.is_ascii_alphabetic())
+    })
+}
+
 /// Whether a SASS instruction is an atomic or a reduction on memory the
 /// L2 holds (`REDG.E.ADD.F32.FTZ.RN.STRONG.GPU`, `@P0 ATOMG.E.ADD`,
 /// `RED.E.ADD`), not one on shared memory (`ATOMS`) or a warp vote.
@@ -66,7 +93,21 @@ pub fn is_atomic(sass: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_atomic, is_float};
+    use super::{is_atomic, is_float, is_wide};
+
+    #[test]
+    fn sixty_four_bit_atomics_are_told_from_narrower_ones() {
+        assert!(is_wide("REDG.E.ADD.F64.RN.STRONG.GPU desc[UR4][R4.64], R6"));
+        assert!(is_wide("REDG.E.ADD.64.STRONG.GPU desc[UR4][R2.64], R4"));
+        assert!(is_wide("ATOMG.E.CAS.64.STRONG.GPU PT, R6, [R2.64], R4, R8"));
+        assert!(!is_wide("REDG.E.ADD.STRONG.GPU desc[UR4][R6.64], R9"));
+        assert!(!is_wide(
+            "REDG.E.ADD.F32.FTZ.RN.STRONG.GPU desc[UR4][R4.64], R7"
+        ));
+        assert!(!is_wide(
+            "ATOM.E.ADD.F16x2.RN.STRONG.GPU P0, R3, [R2.64], R5"
+        ));
+    }
 
     #[test]
     fn floating_point_atomics_are_told_from_integer_ones() {

@@ -15,7 +15,7 @@ use crate::value::Value;
 use super::{constant_reloads, global_atomics, narrow_conversions, store_runs, walk_passes};
 
 /// Every count a pack may name.
-pub const NAMES: [&str; 9] = [
+pub const NAMES: [&str; 10] = [
     store_runs::VECTOR_STORES,
     store_runs::VECTOR_LOADS,
     store_runs::FIXED_STORE_SECTORS,
@@ -25,6 +25,7 @@ pub const NAMES: [&str; 9] = [
     constant_reloads::CONSTANT_RELOADS,
     global_atomics::GLOBAL_ATOMICS,
     global_atomics::FLOAT_ATOMICS,
+    global_atomics::WIDE_ATOMICS,
 ];
 
 /// The source-page columns the counts read.
@@ -45,6 +46,7 @@ pub fn count(view: &SourceView, name: &str) -> Option<f64> {
         constant_reloads::CONSTANT_RELOADS => constant_reloads::count(view),
         global_atomics::GLOBAL_ATOMICS => global_atomics::count(view),
         global_atomics::FLOAT_ATOMICS => global_atomics::float_count(view),
+        global_atomics::WIDE_ATOMICS => global_atomics::wide_count(view),
         _ => store_runs::count(view, name),
     }
 }
