@@ -71,13 +71,10 @@ pub fn is_float(sass: &str) -> bool {
 /// the operands) is not one.
 pub fn is_wide(sass: &str) -> bool {
     let (opcode, _) = sass_instruction(sass);
-    opcode.split('.').skip(1).any(|part| {
-        part.ends_with("64")
-            && part
-                .trim_end_matches("64")
-                .chars()
-                .all(|c| c.is_ascii_alphabetic())
-    })
+    opcode
+        .split('.')
+        .skip(1)
+        .any(|part| matches!(part, "64" | "F64" | "U64" | "S64"))
 }
 
 /// Whether a SASS instruction is an atomic or a reduction on memory the
